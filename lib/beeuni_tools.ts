@@ -1,0 +1,27 @@
+/**
+ * The five Beeuni tools, maintained upstream and shipped in `builtin_tools/`.
+ *
+ * @module
+ */
+
+/** The Beeuni tool names, in the order the seed lists them. */
+export const BEEUNI_TOOLS: readonly BeeuniToolName[] = [
+  "web_search",
+  "image_search",
+  "scrape_webpage",
+  "memory",
+  "show",
+];
+
+/** The name of one Beeuni tool. */
+export type BeeuniToolName =
+  | "web_search"
+  | "image_search"
+  | "scrape_webpage"
+  | "memory"
+  | "show";
+
+/** Whether `name` is one of the five Beeuni tools. */
+export function isBeeuniTool(name: string): name is BeeuniToolName {
+  return (BEEUNI_TOOLS as readonly string[]).includes(name);
+}

@@ -1,0 +1,19 @@
+/**
+ * `@beeuni/tools`: one tool system for every agent harness. Parse and
+ * validate a project's `beeuni.yaml`, resolve the tools its sessions and
+ * agents get, and host those tools.
+ *
+ * @example Which tools does a session get?
+ * ```ts ignore
+ * import { loadProject } from "@beeuni/tools";
+ *
+ * const project = await loadProject({ cwd: "." });
+ * for (const tool of project.toolSet.tools) console.log(tool.name, tool.kind);
+ * ```
+ *
+ * @module
+ */
+
+export * from "./lib/types.ts";
+export * from "./lib/beeuni_tools.ts";
+export * from "./lib/harness_tools.ts";

@@ -1,0 +1,100 @@
+// Shared test helpers: real temporary git repositories and real `beeuni`
+// processes.
+
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Absolute path of the repository under test. */
+export const REPO_ROOT: string = dirname(
+  dirname(fileURLToPath(import.meta.url)),
+);
+
+/** Absolute path of `cli.ts`. */
+export const CLI: string = join(REPO_ROOT, "cli.ts");
+
+/** Runs git in `dir`, failing the test on a non-zero exit. */
+export async function git(dir: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args,
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+    env: {
+      GIT_AUTHOR_NAME: "Test",
+      GIT_AUTHOR_EMAIL: "test@example.invalid",
+      GIT_COMMITTER_NAME: "Test",
+      GIT_COMMITTER_EMAIL: "test@example.invalid",
+    },
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) {
+    throw new Error(
+      `git ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  return text;
+}
+
+/**
+ * A fresh git repository in a temporary folder holding `files` (path to
+ * content), all of them committed unless listed in `untracked`. Remove it
+ * with `Deno.remove(dir, { recursive: true })` or use `await using`.
+ */
+export async function tempRepo(
+  files: Record<string, string>,
+  options: { untracked?: string[] } = {},
+): Promise<{ dir: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_test_" });
+  await git(dir, "init", "-q", "-b", "main");
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(dir, path);
+    await Deno.mkdir(dirname(full), { recursive: true });
+    await Deno.writeTextFile(full, content);
+  }
+  const tracked = Object.keys(files).filter((path) =>
+    !(options.untracked ?? []).includes(path)
+  );
+  if (tracked.length > 0) {
+    await git(dir, "add", "--", ...tracked);
+    await git(dir, "commit", "-q", "-m", "fixture");
+  }
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** What a finished process printed and returned. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno run -A cli.ts ...args` in `cwd` and returns what it printed. */
+export async function beeuni(
+  cwd: string,
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<RunResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", CLI, ...args],
+    cwd,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...options.env },
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}

@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { HARNESS_TOOLS, isHarnessTool } from "../lib/harness_tools.ts";
+import { BEEUNI_TOOLS, isBeeuniTool } from "../lib/beeuni_tools.ts";
+
+Deno.test("isHarnessTool() knows current and past opencode built-ins", () => {
+  for (const name of ["bash", "apply_patch", "plan_exit", "multiedit"]) {
+    assert.equal(isHarnessTool(name), true, name);
+  }
+  assert.equal(isHarnessTool("lookup_order"), false);
+  assert.equal(isHarnessTool("toString"), false);
+  assert.equal(Object.keys(HARNESS_TOOLS).length, 21);
+});
+
+Deno.test("isBeeuniTool() accepts exactly the five Beeuni tools", () => {
+  assert.deepEqual([...BEEUNI_TOOLS], [
+    "web_search",
+    "image_search",
+    "scrape_webpage",
+    "memory",
+    "show",
+  ]);
+  assert.equal(isBeeuniTool("memory"), true);
+  assert.equal(isBeeuniTool("bash"), false);
+});
