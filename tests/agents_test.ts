@@ -1,0 +1,351 @@
+import assert from "node:assert/strict";
+import { agentMaySee, agentTools, mayDelegate } from "../lib/agents.ts";
+import type { AgentEntry, AgentToolsSpec, SourcePos } from "../lib/types.ts";
+
+const POS: SourcePos = { file: "beeuni.yaml", line: 1, col: 1 };
+
+function agent(name: string, tools: AgentToolsSpec): AgentEntry {
+  return { name, pos: POS, tools, secrets: [], raw: {} };
+}
+
+function list(...names: string[]): AgentToolsSpec {
+  return { kind: "list", names: names.map((name) => ({ name, pos: POS })) };
+}
+
+function exclude(...names: string[]): AgentToolsSpec {
+  return { kind: "exclude", names: names.map((name) => ({ name, pos: POS })) };
+}
+
+function map(entries: Record<string, boolean>): AgentToolsSpec {
+  return {
+    kind: "map",
+    entries: Object.entries(entries).map(([name, enabled]) => ({
+      name,
+      enabled,
+      pos: POS,
+    })),
+  };
+}
+
+const UNIVERSE = [
+  "web_search",
+  "memory",
+  "show",
+  "lookup_order",
+  "bash",
+  "pty_spawn",
+  "pty_read",
+  "read",
+  "grep",
+  "write",
+  "edit",
+  "apply_patch",
+  "task",
+];
+
+Deno.test("agentTools() gives an undefined agent every tool (section 5 default)", () => {
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, harness: "experimental" }),
+    UNIVERSE,
+  );
+});
+
+Deno.test("agentTools() gives `tools: all` every tool and `none` no tool (section 5)", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", { kind: "all" }),
+      harness: "standard",
+    }),
+    UNIVERSE,
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", { kind: "none" }),
+      harness: "standard",
+    }),
+    [],
+  );
+});
+
+Deno.test("agentTools() shows only a list's tools, in the universe's order (A2)", () => {
+  const researcher = agent(
+    "researcher",
+    list("lookup_order", "read", "grep", "web_search"),
+  );
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: researcher, harness: "experimental" }),
+    ["web_search", "lookup_order", "read", "grep"],
+  );
+  assert.equal(
+    agentMaySee("memory", { agent: researcher, harness: "experimental" }),
+    false,
+  );
+  assert.equal(
+    agentMaySee("web_search", { agent: researcher, harness: "experimental" }),
+    true,
+  );
+});
+
+Deno.test("agentTools() treats a list containing `*` as all (section 5)", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", list("read", "*")),
+      harness: "experimental",
+    }),
+    UNIVERSE,
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", list("read")),
+      harness: "experimental",
+    }),
+    ["read"],
+  );
+});
+
+Deno.test("agentTools() hides the tools of `{ exclude }` and keeps the rest (section 5)", () => {
+  const support = agent("support", exclude("bash", "memory"));
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: support, harness: "experimental" }),
+    UNIVERSE.filter((name) => name !== "bash" && name !== "memory"),
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", exclude("*")),
+      harness: "experimental",
+    }),
+    [],
+  );
+});
+
+Deno.test("agentTools() keeps the real tool when an exclude list has a typo (V9)", () => {
+  const support = agent("support", exclude("web_serach"));
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: support, harness: "standard" }),
+    UNIVERSE,
+  );
+});
+
+Deno.test("agentTools() reads the legacy map: false hides, true changes nothing (section 5)", () => {
+  const legacy = agent("legacy", map({ show: false, memory: true }));
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: legacy, harness: "experimental" }),
+    UNIVERSE.filter((name) => name !== "show"),
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", map({ show: true })),
+      harness: "experimental",
+    }),
+    UNIVERSE,
+  );
+});
+
+Deno.test("agentTools() cannot add a Beeuni tool the project does not load (A3)", () => {
+  const a = agent("a", list("image_search", "web_search"));
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: a, harness: "standard" }),
+    ["web_search"],
+  );
+});
+
+Deno.test("agentTools() in the experimental harness gives a subagent the intersection with its parent (A4)", () => {
+  const parent = agent("lead", list("web_search", "read", "task"));
+  const child = agent("helper", list("web_search", "memory", "read"));
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: child,
+      parent,
+      harness: "experimental",
+    }),
+    ["web_search", "read"],
+  );
+  // Without a parent the subagent's own list alone decides.
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: child, harness: "experimental" }),
+    ["web_search", "memory", "read"],
+  );
+});
+
+Deno.test("agentTools() in the standard harness gives a subagent its own list (A4)", () => {
+  const parent = agent("lead", list("web_search", "task"));
+  const child = agent("helper", list("web_search", "memory", "read"));
+  assert.deepEqual(
+    agentTools({ tools: UNIVERSE, agent: child, parent, harness: "standard" }),
+    ["web_search", "memory", "read"],
+  );
+});
+
+Deno.test("agentTools() with an all-seeing subagent under a narrow parent (A4)", () => {
+  const parent = agent("lead", exclude("bash", "memory"));
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: undefined,
+      parent,
+      harness: "experimental",
+    }),
+    UNIVERSE.filter((name) => name !== "bash" && name !== "memory"),
+  );
+});
+
+Deno.test("mayDelegate() requires the task tool (A4)", () => {
+  assert.equal(mayDelegate(agent("a", list("read", "task")), "standard"), true);
+  assert.equal(mayDelegate(agent("a", list("read")), "experimental"), false);
+  assert.equal(mayDelegate(agent("a", exclude("task")), "standard"), false);
+  assert.equal(mayDelegate(agent("a", { kind: "none" }), "standard"), false);
+  assert.equal(mayDelegate(undefined, "experimental"), true);
+});
+
+Deno.test("agentTools() in the standard harness lets bash cover pty_* tools (A6)", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", list("bash", "read")),
+      harness: "standard",
+    }),
+    ["bash", "pty_spawn", "pty_read", "read"],
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", exclude("bash")),
+      harness: "standard",
+    }),
+    UNIVERSE.filter((name) => name !== "bash" && !name.startsWith("pty_")),
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", map({ bash: false })),
+      harness: "standard",
+    }),
+    UNIVERSE.filter((name) => name !== "bash" && !name.startsWith("pty_")),
+  );
+});
+
+Deno.test("agentTools() lets a pty_* name speak only for itself (A6)", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", list("pty_spawn")),
+      harness: "standard",
+    }),
+    ["pty_spawn"],
+  );
+});
+
+Deno.test("agentTools() in the experimental harness does not couple bash and pty_* (A6)", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", list("bash")),
+      harness: "experimental",
+    }),
+    ["bash"],
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", exclude("bash")),
+      harness: "experimental",
+    }),
+    UNIVERSE.filter((name) => name !== "bash"),
+  );
+});
+
+Deno.test("agentTools() in the standard harness couples write, edit and apply_patch (A6)", () => {
+  for (const one of ["write", "edit", "apply_patch"]) {
+    assert.deepEqual(
+      agentTools({
+        tools: UNIVERSE,
+        agent: agent("a", list("read", one)),
+        harness: "standard",
+      }),
+      ["read", "write", "edit", "apply_patch"],
+      `listing ${one}`,
+    );
+    assert.deepEqual(
+      agentTools({
+        tools: UNIVERSE,
+        agent: agent("a", exclude(one)),
+        harness: "standard",
+      }),
+      UNIVERSE.filter((name) =>
+        !["write", "edit", "apply_patch"].includes(name)
+      ),
+      `excluding ${one}`,
+    );
+    assert.deepEqual(
+      agentTools({
+        tools: UNIVERSE,
+        agent: agent("a", map({ [one]: false })),
+        harness: "standard",
+      }),
+      UNIVERSE.filter((name) =>
+        !["write", "edit", "apply_patch"].includes(name)
+      ),
+      `mapping ${one} to false`,
+    );
+  }
+});
+
+Deno.test("agentTools() in the experimental harness keeps write and edit separate (A6)", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", list("write")),
+      harness: "experimental",
+    }),
+    ["write"],
+  );
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: agent("a", exclude("edit")),
+      harness: "experimental",
+    }),
+    UNIVERSE.filter((name) => name !== "edit"),
+  );
+});
+
+Deno.test("agentTools() does not couple write and edit in the experimental intersection (A4, A6)", () => {
+  // Experimental: no coupling, so the parent's `write` does not admit `edit`.
+  const parent = agent("lead", list("write", "task"));
+  const child = agent("helper", list("write", "edit"));
+  assert.deepEqual(
+    agentTools({
+      tools: UNIVERSE,
+      agent: child,
+      parent,
+      harness: "experimental",
+    }),
+    ["write"],
+  );
+});
+
+Deno.test("agentTools() keeps a repeated name once", () => {
+  assert.deepEqual(
+    agentTools({
+      tools: ["read", "read", "grep"],
+      harness: "standard",
+    }),
+    ["read", "grep"],
+  );
+});
+
+Deno.test("agentMaySee() refuses a tool outside the agent's list (A2)", () => {
+  const greeter = agent("greeter", { kind: "none" });
+  assert.equal(
+    agentMaySee("show", { agent: greeter, harness: "standard" }),
+    false,
+  );
+  assert.equal(agentMaySee("show", { harness: "standard" }), true);
+});
