@@ -14,9 +14,18 @@
 
 import { type Command, type CommandIo, UsageError } from "./lib/command.ts";
 import { args as processArgs, denoIo, exit } from "./_deno.ts";
+import {
+  secretsLsCommand,
+  secretsRmCommand,
+  secretsSetCommand,
+} from "./lib/commands/secrets.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
-export const COMMANDS: readonly Command[] = [];
+export const COMMANDS: readonly Command[] = [
+  secretsSetCommand,
+  secretsLsCommand,
+  secretsRmCommand,
+];
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length), 8);

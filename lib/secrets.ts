@@ -1,0 +1,216 @@
+/**
+ * The project's local secret store (D6): one JSON file per project, outside
+ * any git checkout, file mode 0600, always written atomically (a temporary
+ * file in the same folder, then a rename).
+ *
+ * The file for a project is
+ * `$XDG_STATE_HOME/beeuni/secrets/<sha256 of the project root>.json`
+ * (`~/.local/state` when `XDG_STATE_HOME` is unset), or the path in
+ * `BEEUNI_SECRETS_FILE` when that variable is set.
+ *
+ * @example Store, read and remove a secret
+ * ```ts
+ * import { readSecrets, removeSecret, setSecret } from "./secrets.ts";
+ * const env = { BEEUNI_SECRETS_FILE: "/tmp/example_secrets.json" };
+ * setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
+ * readSecrets("/work/project", env); // { WEATHER_API_KEY: "abc123" }
+ * removeSecret("/work/project", "WEATHER_API_KEY", env); // true
+ * ```
+ *
+ * @module
+ */
+
+import { createHash, randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+/** The environment variables the store reads. */
+export type SecretsEnv = Record<string, string | undefined>;
+
+/** What a secret name must look like: an environment variable name. */
+export const SECRET_NAME_PATTERN: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Whether `name` is a valid secret name ({@linkcode SECRET_NAME_PATTERN}). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME_PATTERN.test(name);
+}
+
+/**
+ * The folder where beeuni keeps local state: `$XDG_STATE_HOME/beeuni`, or
+ * `~/.local/state/beeuni` when `XDG_STATE_HOME` is unset or not absolute.
+ */
+export function stateDir(env: SecretsEnv): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, "beeuni");
+  const home = env.HOME || env.USERPROFILE || homedir();
+  return join(home, ".local", "state", "beeuni");
+}
+
+/** The canonical absolute path of a project root (symlinks resolved when it exists). */
+export function canonicalRoot(root: string): string {
+  const absolute = resolve(root);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/** A short stable key for a project root: the hex SHA-256 of its canonical path. */
+export function projectKey(root: string): string {
+  return createHash("sha256").update(canonicalRoot(root)).digest("hex");
+}
+
+/**
+ * The secret store file of the project at `root`: `BEEUNI_SECRETS_FILE`
+ * when set, else `<stateDir>/secrets/<projectKey(root)>.json`.
+ */
+export function secretsFile(root: string, env: SecretsEnv): string {
+  const override = env.BEEUNI_SECRETS_FILE;
+  if (override) return resolve(override);
+  return join(stateDir(env), "secrets", `${projectKey(root)}.json`);
+}
+
+interface StoreFile {
+  root: string;
+  secrets: Record<string, string>;
+}
+
+function readStore(path: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return {};
+    const reason = (error as { code?: string }).code ?? "unreadable";
+    throw new Error(`cannot read secret store "${path}": ${reason}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // The parser's message may quote the file's text: never echo it.
+    throw new Error(
+      `cannot read secret store "${path}": not valid JSON (fix or delete the file)`,
+    );
+  }
+  const secrets = (data as Partial<StoreFile> | null)?.secrets;
+  if (
+    typeof secrets !== "object" || secrets === null || Array.isArray(secrets)
+  ) {
+    throw new Error(
+      `cannot read secret store "${path}": no "secrets" object (fix or delete the file)`,
+    );
+  }
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(secrets)) {
+    if (isSecretName(name) && typeof value === "string") result[name] = value;
+  }
+  return result;
+}
+
+/** Writes `text` to `path` atomically with file mode 0600. */
+export function writeFileAtomic(path: string, text: string): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temp = join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
+  const fd = openSync(temp, "wx", 0o600);
+  try {
+    const bytes = new TextEncoder().encode(text);
+    let written = 0;
+    while (written < bytes.length) {
+      written += writeSync(fd, bytes, written, bytes.length - written);
+    }
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+function writeStore(
+  path: string,
+  root: string,
+  secrets: Record<string, string>,
+): void {
+  const sorted: Record<string, string> = {};
+  for (const name of Object.keys(secrets).sort()) sorted[name] = secrets[name];
+  const data: StoreFile = { root: canonicalRoot(root), secrets: sorted };
+  writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n");
+}
+
+function checkName(name: string): void {
+  if (!isSecretName(name)) {
+    throw new Error(
+      `invalid secret name "${name}": use letters, digits and "_", not starting with a digit`,
+    );
+  }
+}
+
+/**
+ * Every secret stored for the project at `root`, by name, at its current
+ * value. A missing store is empty. Read from disk on every call, so a
+ * changed secret is seen at once.
+ */
+export function readSecrets(
+  root: string,
+  env: SecretsEnv,
+): Record<string, string> {
+  return readStore(secretsFile(root, env));
+}
+
+/** The names of the secrets stored for the project at `root`, sorted. */
+export function secretNames(root: string, env: SecretsEnv): string[] {
+  return Object.keys(readSecrets(root, env)).sort();
+}
+
+/** Stores `value` under `name` for the project at `root`; returns the store's path. */
+export function setSecret(
+  root: string,
+  name: string,
+  value: string,
+  env: SecretsEnv,
+): string {
+  checkName(name);
+  const path = secretsFile(root, env);
+  const secrets = readStore(path);
+  secrets[name] = value;
+  writeStore(path, root, secrets);
+  return path;
+}
+
+/** Removes the secret `name` of the project at `root`; false when it was not stored. */
+export function removeSecret(
+  root: string,
+  name: string,
+  env: SecretsEnv,
+): boolean {
+  checkName(name);
+  const path = secretsFile(root, env);
+  const secrets = readStore(path);
+  if (!Object.hasOwn(secrets, name)) return false;
+  delete secrets[name];
+  writeStore(path, root, secrets);
+  return true;
+}
