@@ -1,0 +1,627 @@
+/**
+ * Parses a project's `beeuni.yaml` and every file it imports (M2) into a
+ * {@linkcode Manifest}, keeping the file, line and column of every node.
+ * Pure over a `read` callback: problems become positioned diagnostics, never
+ * exceptions.
+ *
+ * @module
+ */
+
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  visit,
+} from "yaml";
+import { posix } from "node:path";
+import type {
+  AgentEntry,
+  AgentToolsSpec,
+  Diagnostic,
+  ImportEntry,
+  Manifest,
+  ManifestFile,
+  NameRef,
+  SourcePos,
+  ToolEntry,
+} from "./types.ts";
+
+/**
+ * Reads a repo-relative file: its text, or `undefined` when it does not
+ * exist. It may throw an `Error` whose message says why the file cannot be
+ * read (for example a symlink that leads outside the repository); that
+ * message becomes the diagnostic's detail.
+ */
+export type ReadFile = (repoRelativePath: string) => string | undefined;
+
+/** How many alias expansions a manifest file may cause before it counts as an alias bomb (V12). */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Checks an import path or module path written in a manifest for being
+ * repo-relative. Returns the normalized path (`/` separators, no `./`), or
+ * an error message saying what is wrong with it.
+ */
+export function checkRepoRelativePath(
+  path: string,
+): { path: string } | { error: string } {
+  if (path.trim() === "") return { error: "the path is empty" };
+  if (
+    path.startsWith("/") || path.startsWith("\\") ||
+    /^[A-Za-z]:[\\/]/.test(path)
+  ) {
+    return {
+      error: "the path is absolute; write it relative to the repository root",
+    };
+  }
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) {
+    return {
+      error: "the path is a URL; write a path relative to the repository root",
+    };
+  }
+  const normalized = posix.normalize(path.replaceAll("\\", "/"));
+  if (normalized === ".." || normalized.startsWith("../")) {
+    return { error: "the path leads outside the repository with `..`" };
+  }
+  return { path: normalized };
+}
+
+/** What kind of YAML value a node is, for messages. */
+function describe(node: unknown): string {
+  if (node === null || node === undefined) return "nothing";
+  if (isMap(node)) return "a mapping";
+  if (isSeq(node)) return "a list";
+  if (isScalar(node)) {
+    const value = node.value;
+    if (value === null) return "nothing";
+    if (typeof value === "string") return `the string "${value}"`;
+    if (typeof value === "number" || typeof value === "bigint") {
+      return `the number ${String(value)}`;
+    }
+    if (typeof value === "boolean") return `the boolean ${value}`;
+    return `a ${typeof value}`;
+  }
+  return "an unsupported value";
+}
+
+/** Parses one file of the manifest with positions. */
+class FileParser {
+  readonly lines = new LineCounter();
+  readonly doc: Document.Parsed;
+  readonly diagnostics: Diagnostic[] = [];
+  readonly file: ManifestFile;
+
+  constructor(readonly path: string, source: string, importedFrom?: SourcePos) {
+    this.file = {
+      path,
+      hasToolsKey: false,
+      tools: [],
+      agents: [],
+      imports: [],
+      ...(importedFrom ? { importedFrom } : {}),
+    };
+    this.doc = parseDocument(source, {
+      lineCounter: this.lines,
+      prettyErrors: false,
+      uniqueKeys: true,
+    });
+  }
+
+  pos(offset: number | undefined): SourcePos {
+    const { line, col } = this.lines.linePos(offset ?? 0);
+    return { file: this.path, line, col };
+  }
+
+  nodePos(node: unknown, fallback?: SourcePos): SourcePos {
+    if (node && typeof node === "object" && "range" in node) {
+      const range = (node as Node).range;
+      if (range) return this.pos(range[0]);
+    }
+    return fallback ?? this.pos(0);
+  }
+
+  error(at: SourcePos, rule: string, message: string): void {
+    this.diagnostics.push({ ...at, severity: "error", rule, message });
+  }
+
+  /** Follows aliases to the node they stand for. */
+  deref(node: unknown): unknown {
+    let current = node;
+    for (let hops = 0; isAlias(current) && hops < 64; hops++) {
+      current = current.resolve(this.doc);
+    }
+    return isAlias(current) ? undefined : current;
+  }
+
+  isNull(node: unknown): boolean {
+    return node === null || node === undefined ||
+      (isScalar(node) && node.value === null);
+  }
+
+  parse(): ManifestFile {
+    for (const error of this.doc.errors) {
+      const at = error.linePos?.[0];
+      this.error(
+        at ? { file: this.path, ...at } : this.pos(error.pos[0]),
+        "V12",
+        `malformed YAML: ${error.message}`,
+      );
+    }
+    for (const warning of this.doc.warnings) {
+      const at = warning.linePos?.[0];
+      this.diagnostics.push({
+        ...(at ? { file: this.path, ...at } : this.pos(warning.pos[0])),
+        severity: "warning",
+        rule: "V12",
+        message: `YAML: ${warning.message}`,
+      });
+    }
+    if (this.doc.errors.length > 0) return this.file;
+    if (!this.checkAliases()) return this.file;
+
+    const top = this.deref(this.doc.contents);
+    if (this.isNull(top)) return this.file;
+    if (!isMap(top)) {
+      this.error(
+        this.nodePos(top),
+        "V12",
+        `the top level of ${this.path} must be a mapping (tools:, agents:, imports:), found ${
+          describe(top)
+        }`,
+      );
+      return this.file;
+    }
+    for (const pair of top.items) {
+      const key = this.deref(pair.key);
+      if (!isScalar(key)) continue;
+      const keyPos = this.nodePos(key);
+      const value = this.deref(pair.value);
+      if (key.value === "tools") {
+        this.file.hasToolsKey = true;
+        this.file.toolsKeyPos = keyPos;
+        this.parseTools(value, keyPos);
+      } else if (key.value === "agents") {
+        this.parseAgents(value, keyPos);
+      } else if (key.value === "imports") {
+        this.parseImports(value, keyPos);
+      }
+    }
+    return this.file;
+  }
+
+  /** Reports an alias bomb (V12); returns whether the file is safe to read. */
+  checkAliases(): boolean {
+    let hasAlias = false;
+    visit(this.doc, {
+      Alias() {
+        hasAlias = true;
+        return visit.BREAK;
+      },
+    });
+    if (!hasAlias) return true;
+    try {
+      this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      return true;
+    } catch (error) {
+      let first: SourcePos | undefined;
+      visit(this.doc, {
+        Alias: (_key, node) => {
+          first = this.nodePos(node);
+          return visit.BREAK;
+        },
+      });
+      const detail = error instanceof Error ? error.message : String(error);
+      this.error(
+        first ?? this.pos(0),
+        "V12",
+        `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT} alias expansions), which looks like an alias bomb: write the values out instead (${detail})`,
+      );
+      return false;
+    }
+  }
+
+  parseTools(value: unknown, keyPos: SourcePos): void {
+    if (this.isNull(value)) return;
+    if (!isMap(value)) {
+      this.error(
+        this.nodePos(value, keyPos),
+        "V12",
+        `\`tools\` must be a mapping of tool names to \`beeuni:<name>\` or module paths, found ${
+          describe(value)
+        }`,
+      );
+      return;
+    }
+    for (const pair of value.items) {
+      const key = this.deref(pair.key);
+      if (!isScalar(key) || key.value === null) {
+        this.error(
+          this.nodePos(key, this.nodePos(pair.value, keyPos)),
+          "V12",
+          `a tool name under \`tools\` must be a plain name, found ${
+            describe(key)
+          }`,
+        );
+        continue;
+      }
+      const name = String(key.value);
+      const namePos = this.nodePos(key);
+      const node = this.deref(pair.value);
+      const valuePos = this.isNull(node)
+        ? namePos
+        : this.nodePos(node, namePos);
+      const entry: ToolEntry = {
+        name,
+        value: isScalar(node) ? node.value : this.toJS(node),
+        namePos,
+        valuePos,
+      };
+      this.file.tools.push(entry);
+      if (this.isNull(node)) {
+        this.error(
+          namePos,
+          "V12",
+          `tool "${name}" has no value: write \`beeuni:${name}\` for a Beeuni tool or a repo-relative module path (e.g. \`tools/${name}.ts\`)`,
+        );
+      } else if (!isScalar(node) || typeof node.value !== "string") {
+        this.error(
+          valuePos,
+          "V12",
+          `tool "${name}" must map to \`beeuni:<name>\` or a repo-relative module path, found ${
+            describe(node)
+          }`,
+        );
+      }
+    }
+  }
+
+  parseImports(value: unknown, keyPos: SourcePos): void {
+    if (this.isNull(value)) return;
+    if (!isSeq(value)) {
+      this.error(
+        this.nodePos(value, keyPos),
+        "V12",
+        `\`imports\` must be a list of repo-relative YAML file paths, found ${
+          describe(value)
+        }`,
+      );
+      return;
+    }
+    for (const item of value.items) {
+      const node = this.deref(item);
+      const pos = this.nodePos(node, keyPos);
+      if (!isScalar(node) || typeof node.value !== "string") {
+        this.error(
+          pos,
+          "V12",
+          `an entry of \`imports\` must be a repo-relative path, found ${
+            describe(node)
+          }`,
+        );
+        continue;
+      }
+      const entry: ImportEntry = { path: node.value, pos };
+      this.file.imports.push(entry);
+    }
+  }
+
+  parseAgents(value: unknown, keyPos: SourcePos): void {
+    if (this.isNull(value)) return;
+    if (!isMap(value)) {
+      this.error(
+        this.nodePos(value, keyPos),
+        "V12",
+        `\`agents\` must be a mapping of agent names to their settings, found ${
+          describe(value)
+        }`,
+      );
+      return;
+    }
+    for (const pair of value.items) {
+      const key = this.deref(pair.key);
+      if (!isScalar(key) || key.value === null) {
+        this.error(
+          this.nodePos(key, this.nodePos(pair.value, keyPos)),
+          "V12",
+          `an agent name under \`agents\` must be a plain name, found ${
+            describe(key)
+          }`,
+        );
+        continue;
+      }
+      const name = String(key.value);
+      const pos = this.nodePos(key);
+      const node = this.deref(pair.value);
+      const agent: AgentEntry = {
+        name,
+        pos,
+        tools: { kind: "all" },
+        secrets: [],
+        raw: {},
+      };
+      this.file.agents.push(agent);
+      if (this.isNull(node)) continue;
+      if (!isMap(node)) {
+        this.error(
+          this.nodePos(node, pos),
+          "V12",
+          `agent "${name}" must be a mapping (tools:, secrets:, …), found ${
+            describe(node)
+          }`,
+        );
+        continue;
+      }
+      const raw = this.toJS(node);
+      if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+        agent.raw = raw as Record<string, unknown>;
+      }
+      for (const field of node.items) {
+        const fieldKey = this.deref(field.key);
+        if (!isScalar(fieldKey)) continue;
+        const fieldPos = this.nodePos(fieldKey);
+        const fieldValue = this.deref(field.value);
+        if (fieldKey.value === "tools") {
+          agent.tools = this.parseAgentTools(name, fieldValue, fieldPos);
+        } else if (fieldKey.value === "secrets") {
+          agent.secrets = this.parseSecrets(name, fieldValue, fieldPos);
+        }
+      }
+    }
+  }
+
+  /** Reads a list of names; reports items that are not plain names. */
+  nameList(agent: string, what: string, list: unknown): NameRef[] {
+    const names: NameRef[] = [];
+    if (!isSeq(list)) return names;
+    for (const item of list.items) {
+      const node = this.deref(item);
+      const pos = this.nodePos(node, this.nodePos(list));
+      if (
+        !isScalar(node) || node.value === null || typeof node.value === "object"
+      ) {
+        this.error(
+          pos,
+          "V12",
+          `agent "${agent}": each entry of ${what} must be a name, found ${
+            describe(node)
+          }`,
+        );
+        continue;
+      }
+      names.push({ name: String(node.value), pos });
+    }
+    return names;
+  }
+
+  parseAgentTools(
+    agent: string,
+    value: unknown,
+    keyPos: SourcePos,
+  ): AgentToolsSpec {
+    const pos = this.nodePos(value, keyPos);
+    const shapes =
+      "`all`, `none`, a list of tool names, `{ exclude: [...] }` or a map of tool names to true/false";
+    if (this.isNull(value)) return { kind: "all", pos: keyPos };
+    if (isScalar(value)) {
+      if (value.value === "all") return { kind: "all", pos };
+      if (value.value === "none") return { kind: "none", pos };
+      this.error(
+        pos,
+        "V12",
+        `agent "${agent}": \`tools\` must be ${shapes}, found ${
+          describe(value)
+        }`,
+      );
+      return { kind: "all", pos };
+    }
+    if (isSeq(value)) {
+      return {
+        kind: "list",
+        names: this.nameList(agent, "`tools`", value),
+        pos,
+      };
+    }
+    if (isMap(value)) {
+      const hasExclude = value.items.some((pair) => {
+        const key = this.deref(pair.key);
+        return isScalar(key) && key.value === "exclude";
+      });
+      if (hasExclude) {
+        if (value.items.length > 1) {
+          this.error(
+            pos,
+            "V12",
+            `agent "${agent}": \`tools\` with \`exclude\` takes no other key; use \`{ exclude: [...] }\` alone`,
+          );
+        }
+        const pair = value.items.find((pair) => {
+          const key = this.deref(pair.key);
+          return isScalar(key) && key.value === "exclude";
+        })!;
+        const list = this.deref(pair.value);
+        if (this.isNull(list)) return { kind: "exclude", names: [], pos };
+        if (!isSeq(list)) {
+          this.error(
+            this.nodePos(list, pos),
+            "V12",
+            `agent "${agent}": \`exclude\` must be a list of tool names, found ${
+              describe(list)
+            }`,
+          );
+          return { kind: "exclude", names: [], pos };
+        }
+        return {
+          kind: "exclude",
+          names: this.nameList(agent, "`exclude`", list),
+          pos,
+        };
+      }
+      const entries: { name: string; enabled: boolean; pos: SourcePos }[] = [];
+      for (const pair of value.items) {
+        const key = this.deref(pair.key);
+        const entryPos = this.nodePos(key, pos);
+        if (!isScalar(key) || key.value === null) {
+          this.error(
+            entryPos,
+            "V12",
+            `agent "${agent}": a key of the \`tools\` map must be a tool name, found ${
+              describe(key)
+            }`,
+          );
+          continue;
+        }
+        const name = String(key.value);
+        const flag = this.deref(pair.value);
+        if (!isScalar(flag) || typeof flag.value !== "boolean") {
+          this.error(
+            this.nodePos(flag, entryPos),
+            "V12",
+            `agent "${agent}": \`tools.${name}\` must be true or false, found ${
+              describe(flag)
+            }`,
+          );
+          continue;
+        }
+        entries.push({ name, enabled: flag.value, pos: entryPos });
+      }
+      return { kind: "map", entries, pos };
+    }
+    this.error(
+      pos,
+      "V12",
+      `agent "${agent}": \`tools\` must be ${shapes}, found ${describe(value)}`,
+    );
+    return { kind: "all", pos };
+  }
+
+  parseSecrets(
+    agent: string,
+    value: unknown,
+    keyPos: SourcePos,
+  ): "all" | NameRef[] {
+    if (this.isNull(value)) return [];
+    if (isScalar(value) && value.value === "all") return "all";
+    if (isSeq(value)) return this.nameList(agent, "`secrets`", value);
+    this.error(
+      this.nodePos(value, keyPos),
+      "V12",
+      `agent "${agent}": \`secrets\` must be \`all\` or a list of secret names, found ${
+        describe(value)
+      }`,
+    );
+    return [];
+  }
+
+  toJS(node: unknown): unknown {
+    if (!node || typeof node !== "object" || !("toJS" in node)) return node;
+    try {
+      return (node as { toJS(doc: Document, options: object): unknown }).toJS(
+        this.doc,
+        { maxAliasCount: MAX_ALIAS_COUNT },
+      );
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Parses the root manifest at `manifestPath` (repo-relative) and every file
+ * it imports, recursively (M2), through `read`. Never throws: malformed YAML,
+ * wrong types, alias bombs, import cycles, missing imports and import paths
+ * that leave the repository are positioned errors in
+ * {@linkcode Manifest.diagnostics}.
+ *
+ * @example
+ * ```ts
+ * import { parseManifest } from "@beeuni/tools";
+ *
+ * const files: Record<string, string> = {
+ *   "beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n",
+ * };
+ * const manifest = parseManifest("/repo", "beeuni.yaml", (path) => files[path]);
+ * console.log(manifest.files[0].tools[0].name); // "web_search"
+ * ```
+ */
+export function parseManifest(
+  root: string,
+  manifestPath: string,
+  read: ReadFile,
+): Manifest {
+  const rootPath = posix.normalize(manifestPath.replaceAll("\\", "/"));
+  const manifest: Manifest = {
+    root,
+    manifestPath: rootPath,
+    files: [],
+    diagnostics: [],
+  };
+  const seen = new Set<string>();
+
+  const load = (
+    path: string,
+    chain: string[],
+    importedFrom?: SourcePos,
+  ): void => {
+    let source: string | undefined;
+    let failure: string | undefined;
+    try {
+      source = read(path);
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    const at = importedFrom ?? { file: path, line: 1, col: 1 };
+    const via = chain.length > 0
+      ? ` (import chain: ${[...chain, path].join(" -> ")})`
+      : "";
+    if (failure !== undefined || source === undefined) {
+      manifest.diagnostics.push({
+        ...at,
+        severity: "error",
+        rule: chain.length > 0 ? "M2" : "M1",
+        message: `cannot ${chain.length > 0 ? "import" : "read"} "${path}": ${
+          failure ?? "file not found"
+        }${via}`,
+      });
+      return;
+    }
+    seen.add(path);
+    const parser = new FileParser(path, source, importedFrom);
+    const file = parser.parse();
+    manifest.files.push(file);
+    manifest.diagnostics.push(...parser.diagnostics);
+    for (const entry of file.imports) {
+      const checked = checkRepoRelativePath(entry.path);
+      if ("error" in checked) {
+        manifest.diagnostics.push({
+          ...entry.pos,
+          severity: "error",
+          rule: "M2",
+          message: `cannot import "${entry.path}": ${checked.error}`,
+        });
+        continue;
+      }
+      const next = checked.path;
+      const stack = [...chain, path];
+      if (stack.includes(next)) {
+        const cycle = [...stack.slice(stack.indexOf(next)), next];
+        manifest.diagnostics.push({
+          ...entry.pos,
+          severity: "error",
+          rule: "M2",
+          message: `import cycle: ${cycle.join(" -> ")}`,
+        });
+        continue;
+      }
+      if (seen.has(next)) continue;
+      load(next, stack, entry.pos);
+    }
+  };
+
+  load(rootPath, []);
+  return manifest;
+}
