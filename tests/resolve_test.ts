@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { agentTools } from "../lib/agents.ts";
+import { parseManifest } from "../lib/manifest.ts";
 import { agentNames, findAgent, resolveTools } from "../lib/resolve.ts";
 import type {
   AgentEntry,
@@ -232,4 +234,57 @@ Deno.test("findAgent() finds an agent in the root or an import, and not a strang
   assert.equal(findAgent(m, "researcher")?.pos.file, "beeuni.yaml");
   assert.equal(findAgent(m, "nobody"), undefined);
   assert.deepEqual(agentNames(m), ["beeuni", "researcher", "support"]);
+});
+
+function parsed(files: Record<string, string>): Manifest {
+  return parseManifest("/repo", "beeuni.yaml", (path) => files[path]);
+}
+
+Deno.test("resolveTools() reads a tools: key with every line deleted as a tools: key (M4)", () => {
+  const set = resolveTools(parsed({
+    "beeuni.yaml":
+      "tools:\n  # web_search: beeuni:web_search\nagents:\n  a: {}\n",
+  }));
+  assert.equal(set.tools_key, true);
+  assert.deepEqual(set.tools, []);
+  assert.equal(set.removed.length, 5);
+  const none = resolveTools(parsed({ "beeuni.yaml": "agents:\n  a: {}\n" }));
+  assert.equal(none.tools_key, false);
+  assert.equal(none.tools.length, 5);
+});
+
+Deno.test("resolveTools() and agentTools() work on a parsed manifest with imports (M2, M4, section 5)", () => {
+  const manifest = parsed({
+    "beeuni.yaml": [
+      "imports: [team/agents.yaml]",
+      "tools:",
+      "  web_search: beeuni:web_search",
+      "  lookup_order: tools/lookup_order.ts",
+      "",
+    ].join("\n"),
+    "team/agents.yaml": [
+      "tools:",
+      "  crm_note: integrations/crm/note.ts",
+      "agents:",
+      "  support:",
+      "    tools:",
+      "      exclude: [lookup_order]",
+      "",
+    ].join("\n"),
+  });
+  assert.deepEqual(manifest.diagnostics, []);
+  const set = resolveTools(manifest);
+  assert.deepEqual(rows(set), [
+    "web_search beeuni beeuni:web_search",
+    "lookup_order project tools/lookup_order.ts",
+    "crm_note project integrations/crm/note.ts",
+  ]);
+  assert.deepEqual(
+    agentTools({
+      tools: set.tools.map((tool) => tool.name),
+      agent: findAgent(manifest, "support"),
+      harness: "standard",
+    }),
+    ["web_search", "crm_note"],
+  );
 });
