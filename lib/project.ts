@@ -1,0 +1,205 @@
+/**
+ * The I/O edge of the manifest toolkit: finds `beeuni.yaml` (M1), reads it
+ * and its imports from disk, asks git which files it tracks, and runs the
+ * parser, the validator and the resolver. Runtime-neutral (`node:*` only).
+ *
+ * @module
+ */
+
+import { execFile } from "node:child_process";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { parseManifest } from "./manifest.ts";
+import { resolveTools } from "./resolve.ts";
+import {
+  LEGACY_TOOLS_DIR,
+  type ModuleFacts,
+  modulePath,
+  type ProjectFacts,
+  sortDiagnostics,
+  validate,
+} from "./validate.ts";
+import type { Diagnostic, Manifest, ToolSet } from "./types.ts";
+
+/** The root manifest's file name (M1). */
+export const MANIFEST_NAME = "beeuni.yaml";
+
+/** A loaded project: its manifest, the facts about its files, every diagnostic and the session's tool set. */
+export interface Project {
+  /** Absolute path of the repository root: the folder of the root manifest. */
+  root: string;
+  /** The parsed manifest and imports. */
+  manifest: Manifest;
+  /** What the file system and git say about the declared modules. */
+  facts: ProjectFacts;
+  /** The parser's and the validator's diagnostics, sorted by place. */
+  diagnostics: Diagnostic[];
+  /** The tools a session of this project gets. */
+  toolSet: ToolSet;
+}
+
+/** Options of {@linkcode loadProject}. */
+export interface LoadProjectOptions {
+  /** The directory to search from (M1) and to resolve `manifest` against. */
+  cwd: string;
+  /** A path to the root manifest (or to its folder), overriding the search. */
+  manifest?: string;
+}
+
+/**
+ * Finds the root manifest for `cwd` (M1): `beeuni.yaml` in `cwd` or the
+ * nearest folder above it, like git finds its repository. Returns its
+ * absolute path, or `undefined` when there is none.
+ */
+export function findManifest(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  while (true) {
+    const candidate = join(dir, MANIFEST_NAME);
+    if (isFile(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root ||
+    path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function realpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repo-relative paths git tracks under `root`, or an empty set outside a repository. */
+function trackedFiles(root: string): Promise<Set<string>> {
+  return new Promise((done) => {
+    execFile(
+      "git",
+      ["-c", "core.quotepath=off", "ls-files", "-z", "--cached"],
+      { cwd: root, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout) => {
+        if (error) return done(new Set());
+        done(new Set(stdout.split("\0").filter((line) => line !== "")));
+      },
+    );
+  });
+}
+
+/**
+ * Loads the project for `options.cwd`: finds the root manifest (M1, or
+ * `options.manifest`), parses it and its imports, gathers the facts the
+ * validator needs (existence, real paths, git tracking, the standard
+ * harness's tool folder), and validates and resolves it.
+ *
+ * Throws an `Error` with a readable message only when there is no manifest
+ * to load; every problem inside the manifest is a diagnostic.
+ *
+ * @example
+ * ```ts ignore
+ * const project = await loadProject({ cwd: "." });
+ * console.log(project.toolSet.tools.map((tool) => tool.name));
+ * ```
+ */
+export async function loadProject(
+  options: LoadProjectOptions,
+): Promise<Project> {
+  let manifestFile: string;
+  if (options.manifest !== undefined) {
+    manifestFile = resolve(options.cwd, options.manifest);
+    try {
+      if (statSync(manifestFile).isDirectory()) {
+        manifestFile = join(manifestFile, MANIFEST_NAME);
+      }
+    } catch {
+      // Reported below.
+    }
+    if (!isFile(manifestFile)) {
+      throw new Error(
+        `cannot read manifest "${options.manifest}": file not found (looked at ${manifestFile})`,
+      );
+    }
+  } else {
+    const found = findManifest(options.cwd);
+    if (!found) {
+      throw new Error(
+        `no ${MANIFEST_NAME} found in ${
+          resolve(options.cwd)
+        } or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
+      );
+    }
+    manifestFile = found;
+  }
+  const root = dirname(manifestFile);
+  const realRoot = realpath(root) ?? root;
+
+  const read = (path: string): string | undefined => {
+    const full = join(root, path);
+    if (!existsSync(full)) return undefined;
+    const real = realpath(full);
+    if (real === undefined) return undefined;
+    if (!isInside(realRoot, real)) {
+      throw new Error("it leads outside the repository through a symlink");
+    }
+    if (!statSync(real).isFile()) {
+      throw new Error("it is not a file");
+    }
+    return readFileSync(real, "utf8");
+  };
+  const manifest = parseManifest(root, basename(manifestFile), read);
+
+  const tracked = await trackedFiles(root);
+  const modules: Record<string, ModuleFacts> = {};
+  for (const file of manifest.files) {
+    for (const entry of file.tools) {
+      const path = modulePath(entry.value);
+      if (path === undefined || path in modules) continue;
+      const full = join(root, path);
+      const real = realpath(full);
+      modules[path] = {
+        exists: isFile(full),
+        insideRepo: real === undefined || isInside(realRoot, real),
+        tracked: tracked.has(path),
+      };
+    }
+  }
+  let legacyTools: string[] = [];
+  try {
+    legacyTools = readdirSync(join(root, LEGACY_TOOLS_DIR), {
+      withFileTypes: true,
+    }).filter((entry) => !entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    // No such folder: nothing to warn about.
+  }
+  const facts: ProjectFacts = { modules, legacyTools };
+
+  const diagnostics = sortDiagnostics(manifest, [
+    ...manifest.diagnostics,
+    ...validate(manifest, facts),
+  ]);
+  return {
+    root,
+    manifest,
+    facts,
+    diagnostics,
+    toolSet: resolveTools(manifest),
+  };
+}

@@ -1,0 +1,394 @@
+/**
+ * The rules of `beeuni validate` (V1–V11) over a parsed manifest and a few
+ * facts about the project's files. Pure: the facts are gathered by
+ * `loadProject()`.
+ *
+ * @module
+ */
+
+import { posix } from "node:path";
+import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
+import { HARNESS_TOOLS, isHarnessTool, isPtyTool } from "./harness_tools.ts";
+import { checkRepoRelativePath } from "./manifest.ts";
+import { resolveTools } from "./resolve.ts";
+import type {
+  Diagnostic,
+  Manifest,
+  NameRef,
+  Severity,
+  SourcePos,
+  ToolEntry,
+} from "./types.ts";
+
+/** What the file system and git say about one declared module path. */
+export interface ModuleFacts {
+  /** Whether the path names a regular file (after following symlinks). */
+  exists: boolean;
+  /** Whether the file's real path stays inside the repository (V4). */
+  insideRepo: boolean;
+  /** Whether git tracks the path (V10). */
+  tracked: boolean;
+}
+
+/** Facts about the project's files that the validator needs, gathered by `loadProject()`. */
+export interface ProjectFacts {
+  /** Facts per module path, keyed by {@linkcode modulePath} of the value written under `tools:`. */
+  modules: Record<string, ModuleFacts>;
+  /** File names (not paths) found in `harnesses/opencode/tools/` (V11). */
+  legacyTools: string[];
+}
+
+/** The folder the standard harness loads its own custom tools from (V11). */
+export const LEGACY_TOOLS_DIR = "harnesses/opencode/tools";
+
+/** The file extensions a module path may end in (V4). */
+export const MODULE_EXTENSIONS: readonly string[] = [
+  ".ts",
+  ".js",
+  ".mts",
+  ".mjs",
+  ".cts",
+  ".cjs",
+];
+
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * The module path a `tools:` value names: `undefined` for a `beeuni:` value
+ * or a value that breaks V4's syntax (absolute, `..`, wrong extension);
+ * otherwise the normalized repo-relative path (`/` separators, no `./`),
+ * the key of {@linkcode ProjectFacts.modules}.
+ */
+export function modulePath(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.startsWith("beeuni:")) {
+    return undefined;
+  }
+  return "error" in checkModulePath(value) ? undefined : posix.normalize(
+    value.replaceAll("\\", "/"),
+  );
+}
+
+function checkModulePath(value: string): { ok: true } | { error: string } {
+  if (value.trim() !== value) {
+    return { error: "remove the spaces around the path" };
+  }
+  const checked = checkRepoRelativePath(value);
+  if ("error" in checked) return checked;
+  if (value.split(/[\\/]/).includes("..")) {
+    return { error: "write the path without `..` segments" };
+  }
+  const ext = MODULE_EXTENSIONS.find((ext) =>
+    checked.path.endsWith(ext) && !checked.path.endsWith(`/${ext}`) &&
+    checked.path !== ext
+  );
+  if (!ext) {
+    return {
+      error: `a module path must end in ${MODULE_EXTENSIONS.join(", ")}`,
+    };
+  }
+  return { ok: true };
+}
+
+/** The Levenshtein distance between `a` and `b`, for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+function suggestion(name: string, known: Iterable<string>): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(1, name.length / 3)
+    ? ` (did you mean "${best}"?)`
+    : "";
+}
+
+/**
+ * The text of V3 for a tool named `name` mapped to the wrong `beeuni:<x>`,
+ * byte for byte as seed 000 gives it.
+ */
+export function v3Message(name: string): string {
+  return `must be \`beeuni:${name}\` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. \`tools/${name}.ts\`) that replaces it.`;
+}
+
+/** The text of V7, byte for byte as seed 000 gives it. */
+export const V7_MESSAGE: string =
+  `Sessions of this project get no Beeuni tool (${
+    BEEUNI_TOOLS.join(", ")
+  }). Add \`<name>: beeuni:<name>\` to keep one.`;
+
+/**
+ * The text of V8 for an agent naming the Beeuni tool `name` that the
+ * project does not load, byte for byte as seed 000 gives it.
+ */
+export function v8Message(name: string): string {
+  return `"${name}" is a Beeuni tool this project does not load: add \`${name}: beeuni:${name}\` under the top-level \`tools\`, or remove it here.`;
+}
+
+/**
+ * Checks `manifest` against every rule of `beeuni validate` (V1–V11; V12
+ * and M2 come from the parser and are in `manifest.diagnostics`, which this
+ * function does not repeat).
+ *
+ * Returns the diagnostics sorted by place: files in manifest order (root
+ * first, then imports in the order reached), then any other file (such as
+ * `harnesses/opencode/tools/…`) by path; within a file by line, then
+ * column. Use {@linkcode sortDiagnostics} to merge them with the parser's.
+ *
+ * @example
+ * ```ts ignore
+ * const diagnostics = validate(manifest, { modules: {}, legacyTools: [] });
+ * const failed = diagnostics.some((d) => d.severity === "error");
+ * ```
+ */
+export function validate(
+  manifest: Manifest,
+  facts: ProjectFacts,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report = (
+    at: SourcePos,
+    severity: Severity,
+    rule: string,
+    message: string,
+  ): void => {
+    out.push({ ...at, severity, rule, message });
+  };
+
+  // Tool entries: V1–V6, V10.
+  const firstDeclared = new Map<string, ToolEntry>();
+  for (const file of manifest.files) {
+    for (const entry of file.tools) {
+      checkEntry(entry, facts, report);
+      const first = firstDeclared.get(entry.name);
+      if (first) {
+        report(
+          entry.namePos,
+          "error",
+          "V6",
+          `tool "${entry.name}" is declared twice: in ${
+            place(first.namePos)
+          } and in ${place(entry.namePos)}; keep one of them`,
+        );
+      } else firstDeclared.set(entry.name, entry);
+    }
+  }
+
+  // V7: a tools: key that lists no Beeuni tool.
+  const keyFile = manifest.files.find((file) => file.hasToolsKey);
+  if (keyFile && ![...firstDeclared.keys()].some(isBeeuniTool)) {
+    report(
+      keyFile.toolsKeyPos ?? { file: keyFile.path, line: 1, col: 1 },
+      "warning",
+      "V7",
+      V7_MESSAGE,
+    );
+  }
+
+  // Agents: V8, V9.
+  const toolSet = resolveTools(manifest);
+  const loaded = new Set(toolSet.tools.map((tool) => tool.name));
+  const projectNames = [...firstDeclared.keys()].filter((name) =>
+    !isBeeuniTool(name)
+  );
+  const known = new Set<string>([
+    ...Object.keys(HARNESS_TOOLS),
+    ...BEEUNI_TOOLS,
+    ...projectNames,
+  ]);
+  const isKnown = (name: string) =>
+    known.has(name) || isHarnessTool(name) || isPtyTool(name);
+  for (const file of manifest.files) {
+    for (const agent of file.agents) {
+      const spec = agent.tools;
+      const unknown = (ref: NameRef, how: "list" | "exclude" | "map") => {
+        const hint = suggestion(ref.name, known);
+        const what =
+          `which is neither a harness, Beeuni nor project tool${hint}`;
+        const text = how === "list"
+          ? `agent "${agent.name}" lists "${ref.name}", ${what}: the agent gets no such tool; fix the name or remove it`
+          : how === "exclude"
+          ? `agent "${agent.name}" excludes "${ref.name}", ${what}: this excludes nothing, so the tool you meant stays enabled; fix the name`
+          : `agent "${agent.name}" maps "${ref.name}", ${what}: the entry has no effect; fix the name or remove it`;
+        report(ref.pos, "warning", "V9", text);
+      };
+      const notLoaded = (ref: NameRef) => {
+        if (isBeeuniTool(ref.name) && !loaded.has(ref.name)) {
+          report(ref.pos, "warning", "V8", v8Message(ref.name));
+        }
+      };
+      if (spec.kind === "list") {
+        for (const ref of spec.names) {
+          if (ref.name === "*") continue;
+          if (!isKnown(ref.name)) unknown(ref, "list");
+          else notLoaded(ref);
+        }
+      } else if (spec.kind === "exclude") {
+        for (const ref of spec.names) {
+          if (!isKnown(ref.name)) unknown(ref, "exclude");
+        }
+      } else if (spec.kind === "map") {
+        for (const entry of spec.entries) {
+          const ref = { name: entry.name, pos: entry.pos };
+          if (!isKnown(entry.name)) unknown(ref, "map");
+          else if (entry.enabled) notLoaded(ref);
+        }
+      }
+    }
+  }
+
+  // V11: tool files in the standard harness's own folder.
+  for (const name of [...facts.legacyTools].sort()) {
+    const ext = MODULE_EXTENSIONS.find((ext) => name.endsWith(ext));
+    if (!ext) continue;
+    const base = name.slice(0, -ext.length);
+    const at = { file: `${LEGACY_TOOLS_DIR}/${name}`, line: 1, col: 1 };
+    if (isBeeuniTool(base)) {
+      report(
+        at,
+        "warning",
+        "V11",
+        `a copy of the Beeuni tool "${base}": in the standard harness it shadows the hosted "${base}" tool, so sessions run this copy; delete it (the daemon hosts every tool listed in beeuni.yaml for both harnesses)`,
+      );
+    } else {
+      report(
+        at,
+        "warning",
+        "V11",
+        `only the standard harness loads "${name}"; to run it in both harnesses, turn it into a plain { description, parameters, execute } module and declare it under \`tools:\``,
+      );
+    }
+  }
+
+  return sortDiagnostics(manifest, out);
+}
+
+function place(pos: SourcePos): string {
+  return `${pos.file}:${pos.line}:${pos.col}`;
+}
+
+function checkEntry(
+  entry: ToolEntry,
+  facts: ProjectFacts,
+  report: (
+    at: SourcePos,
+    severity: Severity,
+    rule: string,
+    message: string,
+  ) => void,
+): void {
+  const { name, value } = entry;
+  if (!TOOL_NAME.test(name)) {
+    report(
+      entry.namePos,
+      "error",
+      "V1",
+      `invalid tool name "${name}": a name starts with a lowercase letter followed by up to 63 lowercase letters, digits or underscores (^[a-z][a-z0-9_]{0,63}$)`,
+    );
+  } else if (isHarnessTool(name)) {
+    report(
+      entry.namePos,
+      "error",
+      "V2",
+      `"${name}" is a harness tool: the harness implements it, so it cannot be declared under \`tools:\`; give the tool another name`,
+    );
+  }
+  // A value that is not a string is a V12 error of the parser.
+  if (typeof value !== "string") return;
+  if (value.startsWith("beeuni:")) {
+    if (isBeeuniTool(name)) {
+      if (value !== `beeuni:${name}`) {
+        report(entry.valuePos, "error", "V3", v3Message(name));
+      }
+    } else {
+      report(
+        entry.valuePos,
+        "error",
+        "V3",
+        `"${value}" names a Beeuni tool, but "${name}" is not one (the Beeuni tools are ${
+          BEEUNI_TOOLS.join(", ")
+        }): a project tool takes a repo-relative module path (e.g. \`tools/${name}.ts\`)`,
+      );
+    }
+    return;
+  }
+  const syntax = checkModulePath(value);
+  if ("error" in syntax) {
+    report(
+      entry.valuePos,
+      "error",
+      "V4",
+      `invalid module path "${value}" for tool "${name}": ${syntax.error}`,
+    );
+    return;
+  }
+  const path = modulePath(value)!;
+  const module = facts.modules[path];
+  if (!module || !module.exists) {
+    report(
+      entry.valuePos,
+      "error",
+      "V5",
+      `cannot find module "${value}" for tool "${name}": file not found; create it or fix the path`,
+    );
+    return;
+  }
+  if (!module.insideRepo) {
+    report(
+      entry.valuePos,
+      "error",
+      "V4",
+      `invalid module path "${value}" for tool "${name}": a symlink leads outside the repository; put the module inside the repository`,
+    );
+    return;
+  }
+  if (!module.tracked) {
+    report(
+      entry.valuePos,
+      "warning",
+      "V10",
+      `module "${value}" of tool "${name}" is not tracked by git: a config release carries only tracked files, so sessions would not see it; run \`git add ${path}\``,
+    );
+  }
+}
+
+/**
+ * Sorts diagnostics by place: files in `manifest.files` order, then other
+ * files by path, then line and column; the sort is stable, so diagnostics
+ * at the same place keep their order.
+ */
+export function sortDiagnostics(
+  manifest: Manifest,
+  diagnostics: readonly Diagnostic[],
+): Diagnostic[] {
+  const order = new Map(
+    manifest.files.map((file, index) => [file.path, index]),
+  );
+  const rank = (d: Diagnostic) => order.get(d.file) ?? order.size;
+  return [...diagnostics].sort((a, b) =>
+    rank(a) - rank(b) ||
+    (rank(a) === order.size && a.file !== b.file
+      ? (a.file < b.file ? -1 : 1)
+      : 0) ||
+    a.line - b.line ||
+    a.col - b.col
+  );
+}
