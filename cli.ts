@@ -19,12 +19,14 @@ import {
   secretsRmCommand,
   secretsSetCommand,
 } from "./lib/commands/secrets.ts";
+import { toolsLsCommand } from "./lib/commands/tools_ls.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
 export const COMMANDS: readonly Command[] = [
   secretsSetCommand,
   secretsLsCommand,
   secretsRmCommand,
+  toolsLsCommand,
 ];
 
 function topHelp(): string {
