@@ -17,3 +17,6 @@
 export * from "./lib/types.ts";
 export * from "./lib/beeuni_tools.ts";
 export * from "./lib/harness_tools.ts";
+export * from "./lib/resolve.ts";
+export * from "./lib/agents.ts";
+export * from "./lib/tools_table.ts";
