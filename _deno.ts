@@ -32,3 +32,101 @@ export function exit(code: number): never {
 export function args(): string[] {
   return [...Deno.args];
 }
+
+/** A running HTTP server started by {@linkcode serve}. */
+export interface Server {
+  /** The address it listens on. */
+  hostname: string;
+  /** The port it listens on (the one picked when asked for port 0). */
+  port: number;
+  /** Stops accepting connections and resolves once open requests finish. */
+  shutdown(): Promise<void>;
+  /** Resolves when the server has stopped. */
+  finished: Promise<void>;
+}
+
+/** Serves `handler` with `Deno.serve` on `hostname:port`; resolves once listening. */
+export function serve(
+  options: { hostname: string; port: number },
+  handler: (request: Request) => Promise<Response>,
+): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    try {
+      const server = Deno.serve({
+        hostname: options.hostname,
+        port: options.port,
+        onListen: (addr) => {
+          resolve({
+            hostname: addr.hostname,
+            port: addr.port,
+            shutdown: () => server.shutdown(),
+            finished: server.finished,
+          });
+        },
+      }, handler);
+    } catch (error) {
+      reject(error);
+    }
+  });
+}
+
+/**
+ * Calls `callback` with the signal's name on SIGINT or SIGTERM. Returns a
+ * function that removes the listeners.
+ */
+export function onTerminate(callback: (signal: string) => void): () => void {
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const listeners = signals.map((signal) => {
+    const listener = () => callback(signal);
+    Deno.addSignalListener(signal, listener);
+    return [signal, listener] as const;
+  });
+  return () => {
+    for (const [signal, listener] of listeners) {
+      Deno.removeSignalListener(signal, listener);
+    }
+  };
+}
+
+/** A file system watcher started by {@linkcode watchDirs}. */
+export interface Watcher {
+  /** Stops watching. */
+  close(): void;
+}
+
+/**
+ * Watches the folders `dirs` (not their subfolders) and calls `onChange`
+ * with the absolute paths of every batch of changed entries. Folders that
+ * do not exist are skipped.
+ */
+export function watchDirs(
+  dirs: string[],
+  onChange: (paths: string[]) => void,
+): Watcher {
+  const existing = dirs.filter((dir) => {
+    try {
+      return Deno.statSync(dir).isDirectory;
+    } catch {
+      return false;
+    }
+  });
+  if (existing.length === 0) return { close: () => {} };
+  const watcher = Deno.watchFs(existing, { recursive: false });
+  let closed = false;
+  (async () => {
+    try {
+      for await (const event of watcher) {
+        if (event.kind !== "access") onChange(event.paths);
+      }
+    } catch (error) {
+      if (!closed) throw error;
+    }
+  })();
+  return {
+    close: () => {
+      if (closed) return;
+      closed = true;
+      watcher.close();
+    },
+  };
+}

@@ -20,32 +20,40 @@ import {
   secretNames,
   setSecret,
 } from "../secrets.ts";
-
-const MANIFEST = "beeuni.yaml";
+import { findManifest, MANIFEST_NAME } from "../project.ts";
 
 /**
- * The project root for a secrets command: the folder holding `--manifest`
- * when given, else the nearest folder from `cwd` upwards holding a
- * `beeuni.yaml` (M1).
+ * The project root for a command: the folder holding `--manifest` (a file,
+ * or a folder holding `beeuni.yaml`) when given, else the folder of the
+ * nearest `beeuni.yaml` from `cwd` upwards (M1).
  */
 export function projectRootFor(cwd: string, manifest?: string): string {
+  return dirname(manifestFileFor(cwd, manifest));
+}
+
+/**
+ * The absolute path of the root manifest for a command: `--manifest` (a
+ * file, or a folder holding `beeuni.yaml`) resolved from `cwd`, else the
+ * nearest `beeuni.yaml` from `cwd` upwards (M1).
+ */
+export function manifestFileFor(cwd: string, manifest?: string): string {
   if (manifest !== undefined) {
-    const path = resolve(cwd, manifest);
+    let path = resolve(cwd, manifest);
+    if (existsSync(path) && statSync(path).isDirectory()) {
+      path = join(path, MANIFEST_NAME);
+    }
     if (!existsSync(path) || !statSync(path).isFile()) {
       throw new Error(`cannot read manifest "${manifest}": file not found`);
     }
-    return dirname(path);
+    return path;
   }
-  let dir = resolve(cwd);
-  while (true) {
-    if (existsSync(join(dir, MANIFEST))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  const found = findManifest(cwd);
+  if (found === undefined) {
+    throw new Error(
+      `no ${MANIFEST_NAME} found in "${cwd}" or any folder above it: run inside a project or pass --manifest PATH`,
+    );
   }
-  throw new Error(
-    `no ${MANIFEST} found in "${cwd}" or any folder above it: run inside a project or pass --manifest PATH`,
-  );
+  return found;
 }
 
 const MANIFEST_OPTION = { manifest: { type: "string" } } as const;

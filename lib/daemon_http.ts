@@ -1,0 +1,380 @@
+/**
+ * The daemon's HTTP interface as one runtime-neutral function from a web
+ * `Request` to a `Response`, over a tool host. `daemon.ts` serves it with
+ * `Deno.serve`; the same function runs under any server that speaks the web
+ * `Request`/`Response` types (Bun.serve, Node adapters).
+ *
+ * Every request must come with a loopback `Host` header and the daemon's
+ * bearer token (D7). Routes:
+ *
+ * | method | path | answer |
+ * | --- | --- | --- |
+ * | GET | `/beeuni/health` | `{ ok, tools, running }` |
+ * | GET | `/beeuni/tools?agent=A&parentAgent=P` | `{ tools: [{ name, description, parameters }] }` |
+ * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` (D2) |
+ * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` (T5) |
+ *
+ * @example Serve a host with Deno
+ * ```ts ignore
+ * import { createHandler } from "./daemon_http.ts";
+ * const handler = createHandler({ host, token: "a-long-random-token" });
+ * Deno.serve({ hostname: "127.0.0.1", port: 0 }, handler);
+ * ```
+ *
+ * @module
+ */
+
+import { checkBearer } from "./daemon_token.ts";
+
+/** The default largest request body accepted: 10 MiB. */
+export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;
+
+/** One tool as the HTTP list returns it. */
+export interface ListedTool {
+  /** The tool's name. */
+  name: string;
+  /** What the model reads about it. */
+  description: string;
+  /** Its JSON Schema, as the module gives it. */
+  parameters: Record<string, unknown>;
+}
+
+/** One call handed to the host. */
+export interface HostCall {
+  /** The tool's name. */
+  name: string;
+  /** The arguments, a JSON object. */
+  args: unknown;
+  /** The session making the call. */
+  sessionId: string;
+  /** The agent making the call. */
+  agent: string;
+  /** The session agent, when `agent` is a subagent. */
+  parentAgent?: string;
+  /** Aborts when the caller goes away. */
+  signal?: AbortSignal;
+}
+
+/** What the host answers to a call. */
+export type HostOutcome =
+  | {
+    ok: true;
+    output: string;
+    truncated?: boolean;
+    size?: number;
+    path?: string;
+  }
+  | {
+    ok: false;
+    status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
+    error: string;
+  };
+
+/** The part of a tool host the HTTP layer uses (`lib/host.ts` `Host` fits it). */
+export interface DaemonHost {
+  /** The tools `agent` sees. */
+  list(agent?: string, parentAgent?: string): ListedTool[];
+  /** Runs one call. */
+  call(request: HostCall): Promise<HostOutcome>;
+  /** Aborts every running call of a session; resolves to how many. */
+  stopSession(sessionId: string): number;
+  /** How many calls are running. */
+  running(): number;
+}
+
+/** How the handler behaves. */
+export interface HandlerOptions {
+  /** The host that runs the tools. */
+  host: DaemonHost;
+  /** The bearer token every request must carry. */
+  token: string;
+  /** The largest request body accepted, in bytes (default 10 MiB). */
+  maxBodyBytes?: number;
+  /** Skip the loopback `Host` header check (only with `--allow-remote`). */
+  allowAnyHost?: boolean;
+  /** Receives one line per refused request (no token, argument or secret in it). */
+  log?: (line: string) => void;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Whether a `Host` header names a loopback host: `localhost`, `127.0.0.1` or
+ * `[::1]`, with or without a port.
+ */
+export function isLoopbackHostHeader(value: string | null): boolean {
+  if (value === null) return false;
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(value.trim());
+  if (!match) return false;
+  return LOOPBACK_HOSTS.has(match[1].toLowerCase());
+}
+
+function json(status: number, body: unknown, headers?: HeadersInit): Response {
+  const response = new Response(JSON.stringify(body) + "\n", {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+  if (headers) {
+    for (const [key, value] of new Headers(headers)) {
+      response.headers.set(key, value);
+    }
+  }
+  return response;
+}
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function readBody(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) {
+    throw new HttpError(
+      413,
+      `request body too large: ${declared} bytes, the limit is ${limit}`,
+    );
+  }
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new HttpError(
+        413,
+        `request body too large: over ${limit} bytes, the limit`,
+      );
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, "request body is not valid UTF-8");
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+interface CallBody {
+  args: Record<string, unknown>;
+  sessionId: string;
+  agent: string;
+  parentAgent?: string;
+}
+
+/** Checks a tool call body; throws a 400 naming the faulty field. */
+function parseCallBody(text: string): CallBody {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HttpError(
+      400,
+      text.trim() === ""
+        ? 'request body is empty: send JSON { "args": {...}, "sessionId": "...", "agent": "..." }'
+        : "request body is not valid JSON",
+    );
+  }
+  if (!isPlainObject(data)) {
+    throw new HttpError(
+      400,
+      'request body must be a JSON object: { "args": {...}, "sessionId": "...", "agent": "..." }',
+    );
+  }
+  const args = data.args === undefined ? {} : data.args;
+  if (!isPlainObject(args)) {
+    throw new HttpError(400, '"args" must be a JSON object');
+  }
+  for (const field of ["sessionId", "agent"] as const) {
+    const value = data[field];
+    if (value === undefined) {
+      throw new HttpError(400, `missing "${field}": a non-empty string`);
+    }
+    if (typeof value !== "string" || value === "") {
+      throw new HttpError(400, `"${field}" must be a non-empty string`);
+    }
+  }
+  const parentAgent = data.parentAgent;
+  if (
+    parentAgent !== undefined && parentAgent !== null &&
+    (typeof parentAgent !== "string" || parentAgent === "")
+  ) {
+    throw new HttpError(400, '"parentAgent" must be a non-empty string');
+  }
+  return {
+    args,
+    sessionId: data.sessionId as string,
+    agent: data.agent as string,
+    parentAgent: typeof parentAgent === "string" ? parentAgent : undefined,
+  };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, "malformed percent-encoding in the path");
+  }
+}
+
+function methodNotAllowed(allow: string): Response {
+  return json(405, { error: `method not allowed: use ${allow}` }, {
+    allow,
+  });
+}
+
+/**
+ * Builds the daemon's request handler over `options.host`. The handler
+ * never throws: every failure is a JSON `{ "error": "..." }` response.
+ */
+export function createHandler(
+  options: HandlerOptions,
+): (request: Request) => Promise<Response> {
+  const { host, token } = options;
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => {});
+
+  async function callTool(request: Request, name: string): Promise<Response> {
+    const body = parseCallBody(await readBody(request, limit));
+    // Deno fires request.signal after every completed response too: only
+    // treat it as the caller going away while the call is still running.
+    const controller = new AbortController();
+    let running = true;
+    const onAbort = () => {
+      if (running) controller.abort(new Error("the caller went away"));
+    };
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    if (request.signal.aborted) onAbort();
+    let outcome: HostOutcome;
+    try {
+      outcome = await host.call({
+        name,
+        args: body.args,
+        sessionId: body.sessionId,
+        agent: body.agent,
+        parentAgent: body.parentAgent,
+        signal: controller.signal,
+      });
+    } finally {
+      running = false;
+      request.signal.removeEventListener("abort", onAbort);
+    }
+    if (outcome.ok) {
+      const result: Record<string, unknown> = { output: outcome.output };
+      if (outcome.truncated) {
+        result.truncated = true;
+        result.size = outcome.size;
+        result.path = outcome.path;
+      }
+      return json(200, result);
+    }
+    switch (outcome.status) {
+      case "not_found":
+        return json(404, { error: `no tool named ${name} is loaded` });
+      case "forbidden":
+        return json(403, { error: outcome.error });
+      default:
+        // A tool's own failure, its timeout or its abort is what the model
+        // reads: 200 with `error`.
+        return json(200, { error: outcome.error });
+    }
+  }
+
+  async function route(request: Request, url: URL): Promise<Response> {
+    const path = url.pathname;
+    const method = request.method;
+    if (path === "/beeuni/health") {
+      if (method !== "GET") return methodNotAllowed("GET");
+      return json(200, {
+        ok: true,
+        tools: host.list().length,
+        running: host.running(),
+      });
+    }
+    if (path === "/beeuni/tools" || path === "/beeuni/tools/") {
+      if (method !== "GET") return methodNotAllowed("GET");
+      const agent = url.searchParams.get("agent") ?? undefined;
+      const parent = url.searchParams.get("parentAgent") ?? undefined;
+      const tools = host.list(agent || undefined, parent || undefined).map((
+        tool,
+      ) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      }));
+      return json(200, { tools });
+    }
+    const toolMatch = /^\/beeuni\/tools\/([^/]+)$/.exec(path);
+    if (toolMatch) {
+      if (method !== "POST") return methodNotAllowed("POST");
+      return await callTool(request, decodeSegment(toolMatch[1]));
+    }
+    const stopMatch = /^\/beeuni\/sessions\/([^/]+)\/stop$/.exec(path);
+    if (stopMatch) {
+      if (method !== "POST") return methodNotAllowed("POST");
+      const sessionId = decodeSegment(stopMatch[1]);
+      return json(200, { stopped: host.stopSession(sessionId) });
+    }
+    return json(404, { error: `no route for ${method} ${path}` });
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return json(400, { error: "malformed request URL" });
+    }
+    const where = `${request.method} ${url.pathname}`;
+    if (
+      !options.allowAnyHost &&
+      !isLoopbackHostHeader(request.headers.get("host"))
+    ) {
+      log(`[http] 421 ${where}: Host header is not a loopback name`);
+      return json(421, {
+        error:
+          "the Host header must be localhost, 127.0.0.1 or [::1]: this daemon only answers loopback requests",
+      });
+    }
+    if (!checkBearer(request.headers.get("authorization"), token)) {
+      log(`[http] 401 ${where}: missing or wrong bearer token`);
+      return json(
+        401,
+        {
+          error:
+            "missing or wrong bearer token: send Authorization: Bearer <token> (the daemon printed its token file's path)",
+        },
+        { "www-authenticate": 'Bearer realm="beeuni"' },
+      );
+    }
+    try {
+      return await route(request, url);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        log(`[http] ${error.status} ${where}: ${error.message}`);
+        return json(error.status, { error: error.message });
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      log(`[http] 500 ${where}: ${message}`);
+      return json(500, { error: `internal error: ${message}` });
+    }
+  };
+}
