@@ -7,6 +7,7 @@
 
 import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
 import { isHarnessTool } from "./harness_tools.ts";
+import { checkRepoRelativePath } from "./manifest.ts";
 import type {
   AgentEntry,
   Manifest,
@@ -19,19 +20,22 @@ const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const MODULE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs", ".cts", ".cjs"];
 
 /**
- * Whether `value` reads as a repo-relative module path (V4, syntax only):
- * not absolute, no `..` segment, ending in a module extension. Whether the
- * file exists or stays inside the repository through symlinks is the
- * validator's business (V4, V5).
+ * The normalized repo-relative module path `value` names (`/` separators,
+ * no `./`), or `undefined` when it breaks V4's syntax: spaces around it,
+ * absolute, a URL, a `..` segment, or no module extension. Whether the file
+ * exists or stays inside the repository through symlinks is the validator's
+ * business (V4, V5).
  */
-function isModulePath(value: string): boolean {
-  if (value.trim() !== value || value === "") return false;
-  if (value.startsWith("/") || value.startsWith("\\")) return false;
-  if (/^[A-Za-z]:/.test(value)) return false;
-  if (value.split(/[\\/]/).includes("..")) return false;
-  return MODULE_EXTENSIONS.some((ext) =>
-    value.endsWith(ext) && value.length > ext.length
+function modulePathOf(value: string): string | undefined {
+  if (value.trim() !== value) return undefined;
+  if (value.split(/[\\/]/).includes("..")) return undefined;
+  const checked = checkRepoRelativePath(value);
+  if ("error" in checked) return undefined;
+  const ok = MODULE_EXTENSIONS.some((ext) =>
+    checked.path.endsWith(ext) && checked.path !== ext &&
+    !checked.path.endsWith(`/${ext}`)
   );
+  return ok ? checked.path : undefined;
 }
 
 /** What one `tools:` entry contributes, or `undefined` when it is invalid. */
@@ -48,11 +52,12 @@ function entryTool(entry: ToolEntry): ResolvedTool | undefined {
       declaredAt: entry.namePos,
     };
   }
-  if (!isModulePath(value)) return undefined;
+  const path = modulePathOf(value);
+  if (path === undefined) return undefined;
   return {
     name,
     kind: isBeeuniTool(name) ? "beeuni (overridden)" : "project",
-    source: value,
+    source: path,
     declaredAt: entry.namePos,
   };
 }
@@ -66,7 +71,8 @@ function entryTool(entry: ToolEntry): ResolvedTool | undefined {
  *   `beeuni:<name>` (kind `beeuni`) or mapped to a module path (M6, kind
  *   `beeuni (overridden)`, source the path).
  * - M5: project tools (any other valid name mapped to a module path) always,
- *   kind `project`.
+ *   kind `project`. A module path's source is normalized (`/` separators,
+ *   no `./`): `./tools/x.ts` lists as `tools/x.ts`.
  * - Order: Beeuni tools in canonical order (`web_search`, `image_search`,
  *   `scrape_webpage`, `memory`, `show`), then project tools in declaration
  *   order across files (root first, then imports in `manifest.files` order).
@@ -75,7 +81,7 @@ function entryTool(entry: ToolEntry): ResolvedTool | undefined {
  * Invalid entries are skipped, never thrown on: a value that is not a
  * string, a name that breaks V1, a harness tool name (V2), a `beeuni:<x>`
  * that does not equal the key or under a non-Beeuni key (V3), a path that
- * is absolute, escapes with `..` or lacks a module extension (V4), and every
+ * is absolute or a URL, escapes with `..` or lacks a module extension (V4), and every
  * declaration of a name after its first one (V6: the first declaration
  * decides, even when it is itself invalid). The validator
  * reports each of them.

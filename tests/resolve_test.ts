@@ -196,6 +196,9 @@ Deno.test("resolveTools() skips invalid entries without throwing (V1-V4)", () =>
     ["absolute", "/etc/tool.ts"], // V4
     ["escape", "../outside/tool.ts"], // V4
     ["no_ext", "tools/tool.py"], // V4
+    ["url", "https://example.com/tool.ts"], // V4
+    ["spaced", " tools/spaced.ts"], // V4
+    ["bare_ext", "tools/.ts"], // V4
     ["memory", "beeuni:memory"],
     ["good", "tools/good.ts"],
   ])));
@@ -208,6 +211,17 @@ Deno.test("resolveTools() skips invalid entries without throwing (V1-V4)", () =>
     "image_search",
     "scrape_webpage",
     "show",
+  ]);
+});
+
+Deno.test("resolveTools() lists a module path normalized (M3)", () => {
+  const set = resolveTools(manifest(file("beeuni.yaml", {
+    lookup_order: "./tools/lookup_order.ts",
+    show: "tools\\show.ts",
+  })));
+  assert.deepEqual(rows(set), [
+    "show beeuni (overridden) tools/show.ts",
+    "lookup_order project tools/lookup_order.ts",
   ]);
 });
 
