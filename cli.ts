@@ -20,9 +20,11 @@ import {
   secretsSetCommand,
 } from "./lib/commands/secrets.ts";
 import { toolsLsCommand } from "./lib/commands/tools_ls.ts";
+import { validateCommand } from "./lib/commands/validate.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
 export const COMMANDS: readonly Command[] = [
+  validateCommand,
   secretsSetCommand,
   secretsLsCommand,
   secretsRmCommand,
