@@ -20,3 +20,7 @@ export * from "./lib/harness_tools.ts";
 export * from "./lib/resolve.ts";
 export * from "./lib/agents.ts";
 export * from "./lib/tools_table.ts";
+export * from "./lib/manifest.ts";
+export * from "./lib/validate.ts";
+export * from "./lib/project.ts";
+export * from "./lib/diagnostics_format.ts";
