@@ -322,6 +322,100 @@ Deno.test("beeuni tools ls --agent handles none, *, exclude and the legacy map (
   }
 });
 
+Deno.test("beeuni tools ls --agent shows what tools allows whatever permission says (A1)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": `tools:
+  web_search: beeuni:web_search
+  show: beeuni:show
+agents:
+  cautious:
+    tools: all
+    permission:
+      web_search: deny
+  narrow:
+    tools: [show]
+    permission:
+      web_search: allow
+`,
+  });
+  const cautious = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--json",
+    "--agent",
+    "cautious",
+  ]);
+  assert.deepEqual(names(cautious.stdout), ["web_search", "show"]);
+  const narrow = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--json",
+    "--agent",
+    "narrow",
+  ]);
+  assert.deepEqual(names(narrow.stdout), ["show"]);
+});
+
+Deno.test("beeuni tools ls --agent cannot add a Beeuni tool the project does not load (A3, V8)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": `tools:
+  web_search: beeuni:web_search
+agents:
+  painter:
+    tools: [web_search, image_search]
+`,
+  });
+  const result = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--agent",
+    "painter",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    `NAME        KIND    SOURCE
+web_search  beeuni  beeuni:web_search
+
+Removed Beeuni tools: image_search, scrape_webpage, memory, show
+Add \`<name>: beeuni:<name>\` under \`tools:\` to get one back.
+`,
+  );
+});
+
+Deno.test("beeuni tools ls --agent leaves connectors to agents.<name>.connectors (A5)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": `tools:
+  memory: beeuni:memory
+agents:
+  closed:
+    tools: none
+    connectors: [github]
+  open:
+    tools: all
+    connectors: []
+`,
+  });
+  const closed = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--json",
+    "--agent",
+    "closed",
+  ]);
+  assert.equal(closed.code, 0, closed.stderr);
+  assert.deepEqual(names(closed.stdout), []);
+  assert.deepEqual(JSON.parse(closed.stdout).hidden, ["memory"]);
+  const open = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--json",
+    "--agent",
+    "open",
+  ]);
+  assert.deepEqual(names(open.stdout), ["memory"]);
+});
+
 Deno.test("beeuni tools ls --parent intersects in the experimental harness only (A4)", async () => {
   await using repo = await agentsRepo();
   const experimental = await beeuni(repo.dir, [
