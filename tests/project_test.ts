@@ -1,0 +1,198 @@
+// loadProject() and findManifest(): finding, reading and checking a project on disk (M1, M2, V4, V10).
+
+import assert from "node:assert/strict";
+import { symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { git, tempRepo } from "./_helpers.ts";
+import { findManifest, loadProject } from "../lib/project.ts";
+
+const TOOL = `export default {
+  description: "Says hello.",
+  parameters: { type: "object", properties: {} },
+  execute() {
+    return "hello";
+  },
+};
+`;
+
+const MANIFEST =
+  "tools:\n  web_search: beeuni:web_search\n  hello: tools/hello.ts\n";
+
+Deno.test("findManifest() finds beeuni.yaml in the folder or the nearest one above it (M1)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": MANIFEST,
+    "tools/hello.ts": TOOL,
+    "deep/er/still/.keep": "",
+    "nested/beeuni.yaml": "tools: {}\n",
+  });
+  assert.equal(findManifest(repo.dir), join(repo.dir, "beeuni.yaml"));
+  assert.equal(
+    findManifest(join(repo.dir, "deep/er/still")),
+    join(repo.dir, "beeuni.yaml"),
+  );
+  assert.equal(
+    findManifest(join(repo.dir, "nested")),
+    join(repo.dir, "nested/beeuni.yaml"),
+  );
+});
+
+Deno.test("findManifest() returns undefined when no folder up to / has beeuni.yaml (M1)", async () => {
+  await using repo = await tempRepo({ "src/main.ts": "" });
+  assert.equal(findManifest(join(repo.dir, "src")), undefined);
+});
+
+Deno.test("loadProject() from a subfolder uses the manifest's folder as the repository root (M1)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": MANIFEST,
+    "tools/hello.ts": TOOL,
+    "src/app/.keep": "",
+  });
+  const project = await loadProject({ cwd: join(repo.dir, "src/app") });
+  assert.equal(project.root, repo.dir);
+  assert.equal(project.manifest.manifestPath, "beeuni.yaml");
+  assert.deepEqual(project.diagnostics, []);
+  assert.deepEqual(
+    project.toolSet.tools.map((tool) => [tool.name, tool.kind, tool.source]),
+    [["web_search", "beeuni", "beeuni:web_search"], [
+      "hello",
+      "project",
+      "tools/hello.ts",
+    ]],
+  );
+  assert.deepEqual(project.facts, {
+    modules: {
+      "tools/hello.ts": { exists: true, insideRepo: true, tracked: true },
+    },
+    legacyTools: [],
+  });
+});
+
+Deno.test("loadProject() throws a readable error naming where it looked when there is no manifest (M1)", async () => {
+  await using repo = await tempRepo({ "src/main.ts": "" });
+  await assert.rejects(
+    () => loadProject({ cwd: join(repo.dir, "src") }),
+    {
+      message: `no beeuni.yaml found in ${
+        join(repo.dir, "src")
+      } or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
+    },
+  );
+  await assert.rejects(
+    () => loadProject({ cwd: repo.dir, manifest: "conf/beeuni.yaml" }),
+    {
+      message:
+        `cannot read manifest "conf/beeuni.yaml": file not found (looked at ${
+          join(repo.dir, "conf/beeuni.yaml")
+        })`,
+    },
+  );
+});
+
+Deno.test("loadProject() takes --manifest as a file or a folder, relative to cwd (M1)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools: {}\n",
+    "other/beeuni.yaml": MANIFEST,
+    "other/tools/hello.ts": TOOL,
+    "other/custom.yaml": "tools:\n  memory: beeuni:memory\n",
+  });
+  const byFile = await loadProject({
+    cwd: repo.dir,
+    manifest: "other/beeuni.yaml",
+  });
+  assert.equal(byFile.root, join(repo.dir, "other"));
+  assert.deepEqual(byFile.diagnostics, []);
+  const byFolder = await loadProject({ cwd: repo.dir, manifest: "other" });
+  assert.equal(byFolder.root, join(repo.dir, "other"));
+  assert.deepEqual(byFolder.toolSet, byFile.toolSet);
+  const named = await loadProject({
+    cwd: join(repo.dir, "other"),
+    manifest: "custom.yaml",
+  });
+  assert.equal(named.manifest.manifestPath, "custom.yaml");
+  assert.deepEqual(named.toolSet.tools.map((tool) => tool.name), ["memory"]);
+});
+
+Deno.test("loadProject() checks git tracking from a manifest in a subfolder of a larger repository (V10)", async () => {
+  await using repo = await tempRepo(
+    {
+      "examples/demo/beeuni.yaml":
+        "tools:\n  show: beeuni:show\n  hello: tools/hello.ts\n  fresh: tools/fresh.ts\n",
+      "examples/demo/tools/hello.ts": TOOL,
+      "examples/demo/tools/fresh.ts": TOOL,
+    },
+    { untracked: ["examples/demo/tools/fresh.ts"] },
+  );
+  const project = await loadProject({
+    cwd: repo.dir,
+    manifest: "examples/demo/beeuni.yaml",
+  });
+  assert.deepEqual(project.facts.modules, {
+    "tools/hello.ts": { exists: true, insideRepo: true, tracked: true },
+    "tools/fresh.ts": { exists: true, insideRepo: true, tracked: false },
+  });
+  assert.deepEqual(project.diagnostics.map((d) => [d.rule, d.line]), [[
+    "V10",
+    4,
+  ]]);
+});
+
+Deno.test("loadProject() outside any git repository counts every module as untracked (V10)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_nogit_" });
+  try {
+    await Deno.mkdir(join(dir, "tools"));
+    await Deno.writeTextFile(join(dir, "beeuni.yaml"), MANIFEST);
+    await Deno.writeTextFile(join(dir, "tools/hello.ts"), TOOL);
+    const project = await loadProject({ cwd: dir });
+    assert.deepEqual(project.diagnostics.map((d) => d.rule), ["V10"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadProject() refuses an import symlinked from outside the repository (M2)", async () => {
+  const outside = await Deno.makeTempDir({ prefix: "beeuni_outside_" });
+  try {
+    await Deno.writeTextFile(
+      join(outside, "shared.yaml"),
+      "tools:\n  memory: beeuni:memory\n",
+    );
+    await using repo = await tempRepo({
+      "beeuni.yaml": "imports:\n  - shared.yaml\n  - local.yaml\n",
+      "real/local.yaml": "agents:\n  a:\n    tools: none\n",
+    });
+    await symlink(join(outside, "shared.yaml"), join(repo.dir, "shared.yaml"));
+    await symlink("real/local.yaml", join(repo.dir, "local.yaml"));
+    await git(repo.dir, "add", "shared.yaml", "local.yaml");
+    await git(repo.dir, "commit", "-q", "-m", "links");
+    const project = await loadProject({ cwd: repo.dir });
+    assert.deepEqual(
+      project.diagnostics.map((d) =>
+        `${d.file}:${d.line}:${d.col}: ${d.rule} ${d.message}`
+      ),
+      [
+        'beeuni.yaml:2:5: M2 cannot import "shared.yaml": it leads outside the repository through a symlink (import chain: beeuni.yaml -> shared.yaml)',
+      ],
+    );
+    assert.deepEqual(project.manifest.files.map((file) => file.path), [
+      "beeuni.yaml",
+      "local.yaml",
+    ]);
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("loadProject() reads CRLF manifests and imports (M2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "imports:\r\n  - more.yaml\r\ntools:\r\n  web_search: beeuni:web_search\r\n",
+    "more.yaml": "tools:\r\n  hello: tools/hello.ts\r\n",
+    "tools/hello.ts": TOOL,
+  });
+  const project = await loadProject({ cwd: repo.dir });
+  assert.deepEqual(project.diagnostics, []);
+  assert.deepEqual(project.toolSet.tools.map((tool) => tool.source), [
+    "beeuni:web_search",
+    "tools/hello.ts",
+  ]);
+});
