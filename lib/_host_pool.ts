@@ -1,0 +1,339 @@
+/**
+ * The host's workers: one loader that imports every module once to read its
+ * metadata, and one worker per tool, started on its first call, that runs
+ * its calls. A worker that exits, stops answering or runs out of heap is
+ * replaced; only the calls it was running fail.
+ *
+ * @module
+ */
+
+import { Worker } from "node:worker_threads";
+
+const WORKER_URL = new URL("./_host_worker.ts", import.meta.url);
+
+/** A module to load: the tool's name and its absolute `file://` URL. */
+export interface ModuleRef {
+  /** The tool's name. */
+  name: string;
+  /** Absolute `file://` URL of the module. */
+  url: string;
+}
+
+/** What the loader says about one module. */
+export type LoadReport =
+  | {
+    name: string;
+    ok: true;
+    description: string;
+    parameters: Record<string, unknown>;
+  }
+  | { name: string; ok: false; reason: string };
+
+/** The outcome of one call as the worker reports it. */
+export type RawOutcome =
+  | { ok: true; output: string }
+  | { ok: false; status: "error" | "timeout" | "aborted"; error: string };
+
+/** Options shared by the workers. */
+export interface PoolOptions {
+  /** Heap limit per worker, in MB. */
+  heapMb: number;
+  /** Where worker-side problems (unhandled rejections, exits) are logged. */
+  log: (line: string) => void;
+}
+
+/** How long a worker has to answer a ping before it is deemed stuck. */
+const PING_MS = 1_000;
+
+function spawn(
+  data: Record<string, unknown>,
+  heapMb: number,
+): Worker {
+  return new Worker(WORKER_URL, {
+    workerData: data,
+    resourceLimits: {
+      maxOldGenerationSizeMb: heapMb,
+      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heapMb / 8)),
+    },
+    stdout: false,
+    stderr: false,
+  });
+}
+
+/**
+ * Imports every module in one worker and reports each; a module that stalls
+ * the loader (an endless loop or an exit at import time) is retried alone
+ * in its own worker and reported as stuck when that times out too.
+ */
+export async function loadModules(
+  modules: ModuleRef[],
+  timeoutMs: number,
+  options: PoolOptions,
+): Promise<LoadReport[]> {
+  if (modules.length === 0) return [];
+  const reports = new Map<string, LoadReport>();
+  const outcome = await loadIn(modules, timeoutMs, options, reports);
+  if (outcome === "done") return modules.map((m) => reports.get(m.name)!);
+  const left = modules.filter((m) => !reports.has(m.name));
+  if (modules.length > 1) {
+    await Promise.all(left.map(async (module) => {
+      const own = new Map<string, LoadReport>();
+      const result = await loadIn([module], timeoutMs, options, own);
+      reports.set(
+        module.name,
+        own.get(module.name) ?? {
+          name: module.name,
+          ok: false,
+          reason: result === "timeout"
+            ? `importing the module did not finish within ${timeoutMs} ms`
+            : `the module ended its worker while loading (${result})`,
+        },
+      );
+    }));
+  } else {
+    for (const module of left) {
+      reports.set(module.name, {
+        name: module.name,
+        ok: false,
+        reason: outcome === "timeout"
+          ? `importing the module did not finish within ${timeoutMs} ms`
+          : `the module ended its worker while loading (${outcome})`,
+      });
+    }
+  }
+  return modules.map((m) => reports.get(m.name)!);
+}
+
+function loadIn(
+  modules: ModuleRef[],
+  timeoutMs: number,
+  options: PoolOptions,
+  reports: Map<string, LoadReport>,
+): Promise<string> {
+  return new Promise((resolve) => {
+    const worker = spawn({ mode: "load" }, options.heapMb);
+    let settled = false;
+    const finish = (how: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.removeAllListeners();
+      worker.on("error", () => {});
+      void worker.terminate();
+      resolve(how);
+    };
+    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    worker.on("message", (msg: Record<string, unknown>) => {
+      if (msg.t === "ready") worker.postMessage({ t: "load", tools: modules });
+      else if (msg.t === "loaded") {
+        const report = msg as unknown as LoadReport & { t?: string };
+        delete report.t;
+        reports.set(report.name, report);
+      } else if (msg.t === "loadDone") finish("done");
+    });
+    worker.on("error", (error: Error) => finish(`error: ${error.message}`));
+    worker.on("exit", (code: number) => finish(`exit code ${code}`));
+  });
+}
+
+interface Pending {
+  resolve: (outcome: RawOutcome) => void;
+  timer: ReturnType<typeof setTimeout>;
+  cleanup: () => void;
+}
+
+/** Serializable call context. */
+export interface ContextData {
+  /** The session. */
+  sessionId: string;
+  /** The calling agent. */
+  agent: string;
+  /** The project root. */
+  directory: string;
+  /** Environment plus granted secrets. */
+  env: Record<string, string>;
+}
+
+/** Runs one tool's calls in a worker of its own, replacing the worker when it dies or hangs. */
+export class ToolWorker {
+  #name: string;
+  #url: string;
+  #options: PoolOptions;
+  #worker?: Worker;
+  #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #pinging = false;
+  #closed = false;
+
+  constructor(name: string, url: string, options: PoolOptions) {
+    this.#name = name;
+    this.#url = url;
+    this.#options = options;
+  }
+
+  /** Calls now running in this worker. */
+  get running(): number {
+    return this.#pending.size;
+  }
+
+  #start(): Worker {
+    const worker = spawn(
+      { mode: "run", name: this.#name, url: this.#url },
+      this.#options.heapMb,
+    );
+    worker.on("message", (msg: Record<string, unknown>) => {
+      if (msg.t === "result") {
+        const id = msg.id as number;
+        this.#settle(
+          id,
+          msg.ok
+            ? { ok: true, output: msg.output as string }
+            : { ok: false, status: "error", error: msg.error as string },
+        );
+      } else if (msg.t === "log") {
+        this.#options.log(`[tools] ${this.#name}: ${msg.text}`);
+      }
+    });
+    worker.on("error", (error: Error) => {
+      this.#options.log(
+        `[tools] ${this.#name}: worker error: ${error.message}`,
+      );
+    });
+    worker.on("exit", (code: number) => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      if (this.#closed) return;
+      const heap = this.#options.heapMb;
+      const reason =
+        `the worker running tool "${this.#name}" ended unexpectedly (exit code ${code}): the tool may have run out of memory (limit ${heap} MB) or crashed; it is restarted on the next call`;
+      this.#options.log(
+        `[tools] ${this.#name}: worker ended (exit code ${code})`,
+      );
+      this.#failAll(reason);
+    });
+    this.#worker = worker;
+    return worker;
+  }
+
+  #settle(id: number, outcome: RawOutcome): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.cleanup();
+    pending.resolve(outcome);
+  }
+
+  #failAll(error: string): void {
+    for (const id of [...this.#pending.keys()]) {
+      this.#settle(id, { ok: false, status: "error", error });
+    }
+  }
+
+  /** Runs one call; never rejects. */
+  call(
+    args: unknown,
+    context: ContextData,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<RawOutcome> {
+    if (this.#closed) {
+      return Promise.resolve({
+        ok: false,
+        status: "error",
+        error: `tool "${this.#name}" is shutting down`,
+      });
+    }
+    if (signal?.aborted) {
+      return Promise.resolve({
+        ok: false,
+        status: "aborted",
+        error: `the call to tool "${this.#name}" was aborted`,
+      });
+    }
+    const worker = this.#worker ?? this.#start();
+    const id = this.#nextId++;
+    return new Promise<RawOutcome>((resolve) => {
+      const onAbort = () => {
+        this.abort(id);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const timer = setTimeout(() => {
+        this.#worker?.postMessage({ t: "abort", id });
+        this.#settle(id, {
+          ok: false,
+          status: "timeout",
+          error:
+            `tool "${this.#name}" did not finish within ${timeoutMs} ms: the call was stopped`,
+        });
+        this.#check();
+      }, timeoutMs);
+      this.#pending.set(id, {
+        resolve,
+        timer,
+        cleanup: () => signal?.removeEventListener("abort", onAbort),
+      });
+      try {
+        worker.postMessage({ t: "call", id, args, context });
+      } catch (error) {
+        this.#settle(id, {
+          ok: false,
+          status: "error",
+          error: `cannot send the arguments to tool "${this.#name}": ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+        });
+      }
+    });
+  }
+
+  /** Aborts one running call: its `context.signal` fires and the call ends as aborted. */
+  abort(id: number): boolean {
+    if (!this.#pending.has(id)) return false;
+    this.#worker?.postMessage({ t: "abort", id });
+    this.#settle(id, {
+      ok: false,
+      status: "aborted",
+      error: `the call to tool "${this.#name}" was aborted`,
+    });
+    this.#check();
+    return true;
+  }
+
+  /** Pings the worker; one that does not answer in time is replaced. */
+  #check(): void {
+    const worker = this.#worker;
+    if (!worker || this.#pinging) return;
+    this.#pinging = true;
+    const id = -this.#nextId++;
+    const onMessage = (msg: Record<string, unknown>) => {
+      if (msg.t === "pong" && msg.id === id) done(true);
+    };
+    const done = (alive: boolean) => {
+      clearTimeout(timer);
+      worker.off("message", onMessage);
+      this.#pinging = false;
+      if (alive || this.#worker !== worker) return;
+      this.#worker = undefined;
+      this.#options.log(
+        `[tools] ${this.#name}: worker stopped answering; replaced`,
+      );
+      void worker.terminate();
+      this.#failAll(
+        `the worker running tool "${this.#name}" stopped answering (a call blocked it) and was replaced`,
+      );
+    };
+    const timer = setTimeout(() => done(false), PING_MS);
+    worker.on("message", onMessage);
+    worker.postMessage({ t: "ping", id });
+  }
+
+  /** Stops the worker; running calls end with an error. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#failAll(`tool "${this.#name}" was shut down`);
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker) await worker.terminate();
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * The worker script of the tool host. Two modes, set by `workerData.mode`:
+ *
+ * - `load`: imports every module it is sent, checks its default export
+ *   (T1, T8) and reports each tool's description and parameters or the
+ *   reason it did not load.
+ * - `run`: imports one tool module and runs its `execute` for each call
+ *   message, with an `AbortSignal` per call (T5).
+ *
+ * Process exits are turned into errors and unhandled rejections are
+ * reported instead of ending the worker.
+ *
+ * @module
+ */
+
+import { parentPort, workerData } from "node:worker_threads";
+import process from "node:process";
+import { resultText, stripAnsi, thrownMessage } from "./_host_output.ts";
+
+/** A message from the host. */
+type Inbound =
+  | { t: "load"; tools: { name: string; url: string }[] }
+  | { t: "call"; id: number; args: unknown; context: CallContextData }
+  | { t: "abort"; id: number }
+  | { t: "ping"; id: number };
+
+/** The serializable part of `context`. */
+interface CallContextData {
+  sessionId: string;
+  agent: string;
+  directory: string;
+  env: Record<string, string>;
+}
+
+interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute: (args: unknown, context: unknown) => unknown;
+}
+
+const port = parentPort!;
+const data = workerData as {
+  mode: "load" | "run";
+  name?: string;
+  url?: string;
+};
+let current = "";
+
+const send = (message: unknown): void => port.postMessage(message);
+
+// A tool must not end the process it shares with the other tools.
+class ExitError extends Error {
+  constructor(how: string, code: unknown) {
+    super(
+      `the tool called ${how}(${
+        code === undefined ? "" : String(code)
+      }): a tool may not end the process; throw an Error to fail the call instead`,
+    );
+    this.name = "Error";
+  }
+}
+const runtime = (globalThis as Record<string, unknown>)["Deno"] as
+  | Record<string, unknown>
+  | undefined;
+try {
+  if (runtime) {
+    runtime["exit"] = (code?: number) => {
+      throw new ExitError("Deno.exit", code);
+    };
+  }
+} catch {
+  // The worker's exit is still noticed by the host.
+}
+try {
+  process.exit = ((code?: number) => {
+    throw new ExitError("process.exit", code);
+  }) as typeof process.exit;
+} catch {
+  // As above.
+}
+process.on("unhandledRejection", (reason: unknown) => {
+  send({ t: "log", text: `unhandled rejection: ${thrownMessage(reason)}` });
+});
+process.on("uncaughtException", (error: unknown) => {
+  send({ t: "log", text: `uncaught exception: ${thrownMessage(error)}` });
+});
+globalThis.addEventListener?.("unhandledrejection", (event) => {
+  event.preventDefault();
+});
+globalThis.addEventListener?.("error", (event) => {
+  event.preventDefault();
+  send({ t: "log", text: `uncaught exception: ${thrownMessage(event.error)}` });
+});
+
+const BUN_HINT =
+  "Bun APIs exist only when the daemon runs under Bun: this daemon runs under Deno; start it with bun to use them, or use node:* modules instead";
+
+/** A thrown value as the text the model or the log reads, with T7's and T9's rewording. */
+function message(thrown: unknown): string {
+  const text = thrownMessage(thrown);
+  if (/\bBun is not defined\b/.test(text)) {
+    return `${BUN_HINT} (${text})`;
+  }
+  const bare = packageName(text);
+  if (bare !== undefined) {
+    return `Cannot find package '${bare}': install it in a node_modules folder beside or above the module (${
+      firstLine(text)
+    })`;
+  }
+  return text;
+}
+
+function firstLine(text: string): string {
+  return stripAnsi(text).split("\n")[0].trim();
+}
+
+/** The package a resolution error names, when it is one. */
+function packageName(text: string): string | undefined {
+  if (/^Cannot find package '/m.test(text)) return undefined;
+  const patterns = [
+    /Import "([^"./][^"]*)" not a dependency/,
+    /Could not resolve "([^"./][^"]*)"/,
+    /Cannot find module '([^'./][^']*)'/,
+    /Relative import path "([^"./][^"]*)" not prefixed/,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    if (match && !match[1].includes(":")) return match[1];
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return false;
+  }
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The module's tool, or the reason it is not one (T1, T8). */
+async function importTool(
+  url: string,
+): Promise<{ tool: ToolModule } | { reason: string }> {
+  let ns: Record<string, unknown>;
+  try {
+    ns = await import(url);
+  } catch (error) {
+    const text = message(error);
+    if (/Module not found|No such file|ENOENT/i.test(text)) {
+      return { reason: `file not found (${firstLine(text)})` };
+    }
+    return { reason: `the module threw while loading: ${text}` };
+  }
+  if (!("default" in ns) || ns.default === undefined) {
+    return {
+      reason:
+        "the module has no default export: export default { description, parameters, execute }",
+    };
+  }
+  const tool = ns.default;
+  if (!isPlainObject(tool)) {
+    return {
+      reason:
+        "the default export is not a plain object: export default { description, parameters, execute }",
+    };
+  }
+  if (typeof tool.description !== "string" || tool.description.trim() === "") {
+    return { reason: "description must be a non-empty string" };
+  }
+  if (!isPlainObject(tool.parameters) || tool.parameters.type !== "object") {
+    return {
+      reason: `parameters must be a JSON Schema object with type: "object"`,
+    };
+  }
+  if (typeof tool.execute !== "function") {
+    return { reason: "execute must be a function" };
+  }
+  return { tool: tool as unknown as ToolModule };
+}
+
+async function loadAll(tools: { name: string; url: string }[]): Promise<void> {
+  await Promise.all(tools.map(async ({ name, url }) => {
+    current = name;
+    const result = await importTool(url);
+    if ("reason" in result) {
+      send({ t: "loaded", name, ok: false, reason: result.reason });
+      return;
+    }
+    let parameters: unknown;
+    try {
+      parameters = JSON.parse(JSON.stringify(result.tool.parameters));
+    } catch (error) {
+      send({
+        t: "loaded",
+        name,
+        ok: false,
+        reason: `parameters must be plain JSON data: ${message(error)}`,
+      });
+      return;
+    }
+    send({
+      t: "loaded",
+      name,
+      ok: true,
+      description: result.tool.description,
+      parameters,
+    });
+  }));
+  send({ t: "loadDone" });
+}
+
+let loaded: Promise<{ tool: ToolModule } | { reason: string }> | undefined;
+const controllers = new Map<number, AbortController>();
+
+async function run(
+  id: number,
+  args: unknown,
+  context: CallContextData,
+): Promise<void> {
+  const controller = new AbortController();
+  controllers.set(id, controller);
+  try {
+    loaded ??= importTool(data.url!);
+    const module = await loaded;
+    if ("reason" in module) {
+      send({
+        t: "result",
+        id,
+        ok: false,
+        error: `tool "${data.name}" cannot run: ${module.reason}`,
+      });
+      return;
+    }
+    const value = await module.tool.execute(args, {
+      ...context,
+      signal: controller.signal,
+    });
+    let text: string;
+    try {
+      text = resultText(value);
+    } catch (error) {
+      send({ t: "result", id, ok: false, error: thrownMessage(error) });
+      return;
+    }
+    send({ t: "result", id, ok: true, output: text });
+  } catch (error) {
+    send({ t: "result", id, ok: false, error: message(error) });
+  } finally {
+    controllers.delete(id);
+  }
+}
+
+port.on("message", (msg: Inbound) => {
+  switch (msg.t) {
+    case "load":
+      void loadAll(msg.tools);
+      break;
+    case "call":
+      void run(msg.id, msg.args, msg.context);
+      break;
+    case "abort":
+      controllers.get(msg.id)?.abort(
+        new DOMException("The call was aborted", "AbortError"),
+      );
+      break;
+    case "ping":
+      send({ t: "pong", id: msg.id });
+      break;
+  }
+});
+
+void current;
+send({ t: "ready", mode: data.mode });
