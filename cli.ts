@@ -14,6 +14,8 @@
 
 import { type Command, type CommandIo, UsageError } from "./lib/command.ts";
 import { args as processArgs, denoIo, exit } from "./_deno.ts";
+
+export type { Command, CommandIo } from "./lib/command.ts";
 import {
   secretsLsCommand,
   secretsRmCommand,
