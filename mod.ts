@@ -24,3 +24,4 @@ export * from "./lib/manifest.ts";
 export * from "./lib/validate.ts";
 export * from "./lib/project.ts";
 export * from "./lib/diagnostics_format.ts";
+export * from "./lib/host.ts";
