@@ -22,6 +22,9 @@ import {
   secretsSetCommand,
 } from "./lib/commands/secrets.ts";
 import { toolsLsCommand } from "./lib/commands/tools_ls.ts";
+import { toolsCallCommand } from "./lib/commands/tools_call.ts";
+import { daemonCommand } from "./daemon.ts";
+import { toolsEjectCommand } from "./lib/commands/tools_eject.ts";
 import { validateCommand } from "./lib/commands/validate.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
@@ -31,6 +34,9 @@ export const COMMANDS: readonly Command[] = [
   secretsLsCommand,
   secretsRmCommand,
   toolsLsCommand,
+  toolsCallCommand,
+  daemonCommand,
+  toolsEjectCommand,
 ];
 
 function topHelp(): string {
