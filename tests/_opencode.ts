@@ -1,0 +1,199 @@
+// Real opencode for tests: installs opencode-ai from npm into a cache folder
+// outside the repository (reused between runs), and runs it with its home
+// folders isolated in a temporary folder.
+
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The opencode version the tests run. */
+export const OPENCODE_VERSION = "1.18.33";
+
+/** The cache folder holding the npm install of opencode-ai. */
+export function opencodeCacheDir(): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  const base = xdg && xdg.startsWith("/") ? xdg : join(homedir(), ".cache");
+  return join(base, "beeuni-test", `opencode-${OPENCODE_VERSION}`);
+}
+
+let installing: Promise<string> | undefined;
+
+/**
+ * The path of the opencode binary, installing `opencode-ai@1.18.33` with npm
+ * into {@linkcode opencodeCacheDir} the first time (into a fresh folder that
+ * is then renamed into place, so a half-done install is never reused).
+ */
+export function installOpencode(): Promise<string> {
+  installing ??= (async () => {
+    const dir = opencodeCacheDir();
+    const bin = join(dir, "node_modules", ".bin", "opencode");
+    if (existsSync(bin)) return bin;
+    const staging = `${dir}.${Deno.pid}.tmp`;
+    await Deno.mkdir(staging, { recursive: true });
+    const out = await new Deno.Command("npm", {
+      args: [
+        "install",
+        "--prefix",
+        staging,
+        `opencode-ai@${OPENCODE_VERSION}`,
+        "--no-audit",
+        "--no-fund",
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!out.success) {
+      throw new Error(
+        `npm install opencode-ai@${OPENCODE_VERSION} failed: ${
+          new TextDecoder().decode(out.stderr)
+        }`,
+      );
+    }
+    try {
+      await Deno.rename(staging, dir);
+    } catch (error) {
+      // Another run finished first: use its install.
+      if (!existsSync(bin)) throw error;
+      await Deno.remove(staging, { recursive: true });
+    }
+    return bin;
+  })();
+  return installing;
+}
+
+/** An isolated home for opencode: HOME and every XDG folder in one temp folder. */
+export interface OpencodeHome {
+  /** The temporary folder. */
+  dir: string;
+  /** `<dir>/config/opencode`: opencode's global config folder. */
+  configDir: string;
+  /** `<dir>/data/opencode`: where opencode keeps sessions and tool output. */
+  dataDir: string;
+  /** The environment to run opencode with. */
+  env: Record<string, string>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Makes an {@linkcode OpencodeHome}. */
+export async function opencodeHome(
+  extraEnv: Record<string, string> = {},
+): Promise<OpencodeHome> {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_opencode_" });
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_CACHE_HOME: join(dir, "cache"),
+    XDG_STATE_HOME: join(dir, "state"),
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    NO_COLOR: "1",
+    ...extraEnv,
+  };
+  for (const key of ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]) {
+    await Deno.mkdir(env[key], { recursive: true });
+  }
+  const configDir = join(env.XDG_CONFIG_HOME, "opencode");
+  await Deno.mkdir(configDir, { recursive: true });
+  return {
+    dir,
+    configDir,
+    dataDir: join(env.XDG_DATA_HOME, "opencode"),
+    env,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** What a finished opencode printed and returned. */
+export interface OpencodeResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `opencode ...args` in `cwd` with `home`'s environment. */
+export async function runOpencode(
+  home: OpencodeHome,
+  cwd: string,
+  args: string[],
+): Promise<OpencodeResult> {
+  const bin = await installOpencode();
+  const out = await new Deno.Command(bin, {
+    args,
+    cwd,
+    env: home.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}
+
+/**
+ * The JSON document opencode printed for `debug agent`: the text from the
+ * first `{` at the start of a line to the end.
+ */
+export function parseDebugJson(stdout: string): Record<string, unknown> {
+  const start = stdout.search(/^\{/m);
+  if (start < 0) throw new Error(`no JSON in opencode's output:\n${stdout}`);
+  return JSON.parse(stdout.slice(start));
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Reads a child's stream line by line until `match` returns a value. */
+export async function waitForLine<T>(
+  stream: ReadableStream<Uint8Array>,
+  match: (line: string) => T | undefined,
+  seen: string[] = [],
+): Promise<T> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        seen.push(line);
+        const found = match(line);
+        if (found !== undefined) {
+          // Keep draining in the background so the child never blocks on a full pipe.
+          (async () => {
+            try {
+              while (true) {
+                const next = await reader.read();
+                if (next.done) break;
+                seen.push(next.value);
+              }
+            } catch {
+              // The child went away.
+            }
+          })();
+          return found;
+        }
+      }
+    }
+  } catch (error) {
+    throw new Error(`stream ended: ${error}\n${seen.join("\n")}`);
+  }
+  reader.releaseLock();
+  throw new Error(
+    `the process ended before the expected line:\n${seen.join("\n")}`,
+  );
+}
