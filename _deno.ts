@@ -51,22 +51,32 @@ export function serve(
   handler: (request: Request) => Promise<Response>,
 ): Promise<Server> {
   return new Promise((resolve, reject) => {
+    let listening = false;
+    let server: Deno.HttpServer<Deno.NetAddr>;
+    const ready = () => {
+      const addr = server.addr;
+      resolve({
+        hostname: addr.hostname,
+        port: addr.port,
+        shutdown: () => server.shutdown(),
+        finished: server.finished,
+      });
+    };
     try {
-      const server = Deno.serve({
+      server = Deno.serve({
         hostname: options.hostname,
         port: options.port,
-        onListen: (addr) => {
-          resolve({
-            hostname: addr.hostname,
-            port: addr.port,
-            shutdown: () => server.shutdown(),
-            finished: server.finished,
-          });
+        // Deno prints its own line unless onListen is given.
+        onListen: () => {
+          listening = true;
         },
       }, handler);
     } catch (error) {
       reject(error);
+      return;
     }
+    if (listening) ready();
+    else queueMicrotask(ready);
   });
 }
 

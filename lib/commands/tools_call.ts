@@ -1,0 +1,167 @@
+/**
+ * `beeuni tools call <name>`: runs one tool call in-process, the way the
+ * daemon would, and prints what the model would read. The way to try a
+ * tool locally.
+ *
+ * @module
+ */
+
+import { randomBytes } from "node:crypto";
+import { dirname } from "node:path";
+import {
+  type Command,
+  type CommandIo,
+  parseOptions,
+  UsageError,
+} from "../command.ts";
+import { readSecrets } from "../secrets.ts";
+import { manifestFileFor } from "./secrets.ts";
+
+/** The agent a call is made for when `--agent` is not given. */
+export const DEFAULT_AGENT = "beeuni";
+
+/**
+ * The note appended to a truncated output (T6): the same words the
+ * standard harness's plugin shows the model.
+ */
+export function truncationNote(size: number | undefined, path: string): string {
+  const total = size === undefined ? "more" : `${size} bytes`;
+  return `\n\n...output truncated: the full output is ${total}...\n\n` +
+    `The tool call succeeded but the output was truncated. Full output saved to: ${path}\n` +
+    "Read that file (in parts, or search it with grep) for the rest.";
+}
+
+function parseArgsJson(text: string, source: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `${source} is not valid JSON: pass an object such as '{"query": "deno"}'`,
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(
+      `${source} must be a JSON object such as '{"query": "deno"}'`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `beeuni tools call <name> --args '<json>'`. */
+export const toolsCallCommand: Command = {
+  name: "tools call",
+  summary: "Run one tool call in-process and print what the model would read",
+  usage: `Usage: beeuni tools call <name> [--args JSON] [options]
+
+Loads the project's tools like the daemon does, runs one call of <name>,
+prints the output the model would read on standard output (exit 0), or the
+tool's error on standard error (exit 1). An output over 50 KB or 2,000
+lines is cut, with a note giving the full size and the file holding it.
+
+  beeuni tools call lookup_order --args '{"id": "A-17"}'
+  echo '{"id": "A-17"}' | beeuni tools call lookup_order --args -
+
+Options:
+  --args JSON       the arguments, a JSON object (default {}); "-" reads
+                    them from standard input
+  --agent NAME      the agent making the call (default "${DEFAULT_AGENT}"): decides
+                    which tools it may call and which secrets it gets
+  --parent NAME     the session agent, when --agent is a subagent
+  --session ID      the session id in context.sessionId (default: random)
+  --manifest PATH   the project's beeuni.yaml (default: found from the
+                    current folder upwards)
+  --validate        validate the arguments against the tool's schema
+  --timeout-ms N    the call's timeout in milliseconds
+  --verbose         also print the host's log lines on standard error
+`,
+  async run(args: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseOptions(args, {
+      args: { type: "string" },
+      agent: { type: "string" },
+      parent: { type: "string" },
+      session: { type: "string" },
+      manifest: { type: "string" },
+      validate: { type: "boolean" },
+      "timeout-ms": { type: "string" },
+      verbose: { type: "boolean" },
+    });
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        positionals.length === 0
+          ? "missing the tool's name"
+          : `expected one tool name, got ${positionals.length}`,
+      );
+    }
+    const name = positionals[0];
+    const argsText = values.args as string | undefined;
+    const callArgs = argsText === undefined
+      ? {}
+      : argsText === "-"
+      ? parseArgsJson(await io.readStdin(), "standard input")
+      : parseArgsJson(argsText, "--args");
+    const timeoutText = values["timeout-ms"] as string | undefined;
+    if (timeoutText !== undefined && !/^[1-9]\d*$/.test(timeoutText)) {
+      throw new UsageError(
+        `--timeout-ms must be a whole number of milliseconds, got "${timeoutText}"`,
+      );
+    }
+    const agent = (values.agent as string | undefined) ?? DEFAULT_AGENT;
+    if (agent === "") throw new UsageError("--agent must not be empty");
+    const sessionId = (values.session as string | undefined) ??
+      `cli-${randomBytes(6).toString("hex")}`;
+    if (sessionId === "") throw new UsageError("--session must not be empty");
+
+    const manifestFile = manifestFileFor(
+      io.cwd,
+      values.manifest as string | undefined,
+    );
+    const root = dirname(manifestFile);
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(io.env)) {
+      if (value !== undefined && key !== "BEEUNI_DAEMON_TOKEN") {
+        env[key] = value;
+      }
+    }
+    const verbose = values.verbose === true;
+    // Loaded on demand, so other `beeuni` commands stay quick.
+    const { createHost } = await import("../host.ts");
+    const host = await createHost({
+      directory: root,
+      manifest: manifestFile,
+      validateArgs: values.validate === true,
+      timeoutMs: timeoutText === undefined ? undefined : Number(timeoutText),
+      env,
+      secrets: () => readSecrets(root, io.env),
+      log: (line) => {
+        if (verbose) io.stderr(line + "\n");
+      },
+    });
+    try {
+      const outcome = await host.call({
+        name,
+        args: callArgs,
+        sessionId,
+        agent,
+        parentAgent: values.parent as string | undefined,
+      });
+      if (outcome.ok) {
+        let text = outcome.output;
+        if (outcome.truncated && outcome.path !== undefined) {
+          text += truncationNote(outcome.size, outcome.path);
+        }
+        io.stdout(text.endsWith("\n") ? text : text + "\n");
+        return 0;
+      }
+      let message = outcome.error;
+      if (outcome.status === "not_found") {
+        const failed = host.loadErrors().find((entry) => entry.name === name);
+        if (failed) message += `\n(it did not load: ${failed.reason})`;
+      }
+      io.stderr(message.endsWith("\n") ? message : message + "\n");
+      return 1;
+    } finally {
+      await host.close();
+    }
+  },
+};
