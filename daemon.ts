@@ -45,6 +45,8 @@ import type { Host } from "./lib/host.ts";
 import { readSecrets } from "./lib/secrets.ts";
 import type { Diagnostic } from "./lib/types.ts";
 
+export type { Command, CommandIo } from "./lib/command.ts";
+
 /** How to start a daemon. */
 export interface DaemonOptions {
   /** The project folder (its `beeuni.yaml` is found from here upwards). */
