@@ -1,0 +1,342 @@
+// `beeuni validate` end to end: the real CLI in real git repositories (M1, M2, V3, V7, V12).
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { beeuni, REPO_ROOT, type RunResult, tempRepo } from "./_helpers.ts";
+import { formatText } from "../lib/diagnostics_format.ts";
+
+const TOOL = `export default {
+  description: "Says hello.",
+  parameters: { type: "object", properties: {} },
+  execute() {
+    return "hello";
+  },
+};
+`;
+
+const GOOD =
+  "tools:\n  web_search: beeuni:web_search\n  hello: tools/hello.ts\n";
+
+/** Fails when stderr shows a stack trace or a Deno internal error. */
+function assertNoTrace(result: RunResult): void {
+  assert.doesNotMatch(
+    result.stderr,
+    /\n\s+at |Stack backtrace|error: Uncaught/,
+  );
+  assert.doesNotMatch(
+    result.stdout,
+    /\n\s+at |Stack backtrace|error: Uncaught/,
+  );
+}
+
+Deno.test("beeuni validate exits 0 and says the manifest is valid", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": GOOD,
+    "tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.deepEqual(result, {
+    code: 0,
+    stdout: "beeuni.yaml is valid\n",
+    stderr: "",
+  });
+});
+
+Deno.test("beeuni validate exits 0 with only warnings and prints them like a compiler (V7)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  hello: tools/hello.ts\n",
+    "tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assert.equal(result.code, 0);
+  assert.equal(
+    result.stdout,
+    "beeuni.yaml:1:1: warning: Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.\n\n0 errors, 1 warning\n",
+  );
+  assert.equal(result.stderr, "");
+});
+
+Deno.test("beeuni validate exits 1 on errors, in file order with a summary (V3, V5)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "imports: [more.yaml]\ntools:\n  web_search: beeuni:image_search\n",
+    "more.yaml":
+      "tools:\n  gone: tools/gone.ts\nagents:\n  a:\n    tools: [show]\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    [
+      "beeuni.yaml:3:15: error: must be `beeuni:web_search` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/web_search.ts`) that replaces it.",
+      'more.yaml:2:9: error: cannot find module "tools/gone.ts" for tool "gone": file not found; create it or fix the path',
+      'more.yaml:5:13: warning: "show" is a Beeuni tool this project does not load: add `show: beeuni:show` under the top-level `tools`, or remove it here.',
+      "",
+      "2 errors, 1 warning",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("beeuni validate --json prints a stable document", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  bash: tools/hello.ts\n  memory: beeuni:memory\n",
+    "tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate", "--json"]);
+  assert.equal(result.code, 1);
+  assert.deepEqual(JSON.parse(result.stdout), {
+    manifest: "beeuni.yaml",
+    valid: false,
+    errors: 1,
+    warnings: 0,
+    diagnostics: [{
+      file: "beeuni.yaml",
+      line: 2,
+      col: 3,
+      severity: "error",
+      rule: "V2",
+      message:
+        '"bash" is a harness tool: the harness implements it, so it cannot be declared under `tools:`; give the tool another name',
+    }],
+  });
+  const same = await beeuni(repo.dir, ["validate", "--format", "json"]);
+  assert.equal(same.stdout, result.stdout);
+  const valid = await beeuni(repo.dir, [
+    "validate",
+    "--json",
+    "--manifest",
+    join(REPO_ROOT, "examples/starter/beeuni.yaml"),
+  ]);
+  assert.deepEqual(JSON.parse(valid.stdout), {
+    manifest: "beeuni.yaml",
+    valid: true,
+    errors: 0,
+    warnings: 0,
+    diagnostics: [],
+  });
+  assert.equal(valid.code, 0);
+});
+
+Deno.test("beeuni validate --format github prints workflow annotations", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  Web: tools/hello.ts\n  memory: beeuni:memory\n",
+    "tools/hello.ts": TOOL,
+    "harnesses/opencode/tools/memory.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate", "--format", "github"]);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    [
+      '::error file=beeuni.yaml,line=2,col=3,title=beeuni V1::invalid tool name "Web": a name starts with a lowercase letter followed by up to 63 lowercase letters, digits or underscores (^[a-z][a-z0-9_]{0,63}$)',
+      '::warning file=harnesses/opencode/tools/memory.ts,line=1,col=1,title=beeuni V11::a copy of the Beeuni tool "memory": in the standard harness it shadows the hosted "memory" tool, so sessions run this copy; delete it (the daemon hosts every tool listed in beeuni.yaml for both harnesses)',
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("beeuni validate finds the manifest from a subfolder and prints repo-relative paths (M1)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "imports: [conf/tools.yaml]\n",
+    "conf/tools.yaml": "tools:\n  x: beeuni:x\n",
+    "src/deep/.keep": "",
+  });
+  const result = await beeuni(join(repo.dir, "src/deep"), ["validate"]);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    [
+      `conf/tools.yaml:1:1: warning: Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add \`<name>: beeuni:<name>\` to keep one.`,
+      'conf/tools.yaml:2:6: error: "beeuni:x" names a Beeuni tool, but "x" is not one (the Beeuni tools are web_search, image_search, scrape_webpage, memory, show): a project tool takes a repo-relative module path (e.g. `tools/x.ts`)',
+      "",
+      "1 error, 1 warning",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("beeuni validate --manifest points elsewhere (M1)", async () => {
+  await using repo = await tempRepo({
+    "app/beeuni.yaml": GOOD,
+    "app/tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, [
+    "validate",
+    "--manifest",
+    "app/beeuni.yaml",
+  ]);
+  assert.deepEqual(result, {
+    code: 0,
+    stdout: "beeuni.yaml is valid\n",
+    stderr: "",
+  });
+});
+
+Deno.test("beeuni validate without a manifest says where it looked, with no stack trace (M1)", async () => {
+  await using repo = await tempRepo({ "src/.keep": "" });
+  const result = await beeuni(join(repo.dir, "src"), ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, "");
+  assert.equal(
+    result.stderr,
+    `beeuni validate: no beeuni.yaml found in ${
+      join(repo.dir, "src")
+    } or any folder above it: run beeuni inside a project, or pass --manifest PATH\n`,
+  );
+});
+
+Deno.test("beeuni validate exits 2 on a usage error", async () => {
+  await using repo = await tempRepo({ "beeuni.yaml": GOOD });
+  for (
+    const args of [
+      ["validate", "--format", "xml"],
+      ["validate", "--bogus"],
+      ["validate", "extra"],
+      ["validate", "--json", "--format", "github"],
+      ["validate", "--manifest"],
+    ]
+  ) {
+    const result = await beeuni(repo.dir, args);
+    assertNoTrace(result);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.equal(result.stdout, "", args.join(" "));
+    assert.match(
+      result.stderr,
+      /^beeuni validate: .+\nRun `beeuni validate --help` for usage\.\n$/,
+      args.join(" "),
+    );
+  }
+  const help = await beeuni(repo.dir, ["validate", "--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: beeuni validate /);
+});
+
+Deno.test("beeuni validate reports malformed YAML at its position, with no stack trace (V12)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  web_search: beeuni:web_search\n\tmemory: beeuni:memory\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "beeuni.yaml:3:1: error: malformed YAML: Tabs are not allowed as indentation\n\n1 error, 0 warnings\n",
+  );
+  assert.equal(result.stderr, "");
+});
+
+Deno.test("beeuni validate stops an alias bomb with a positioned error (V12)", async () => {
+  const lines = [
+    'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ];
+  for (
+    const [name, prev] of [
+      ["b", "a"],
+      ["c", "b"],
+      ["d", "c"],
+      [
+        "e",
+        "d",
+      ],
+      ["f", "e"],
+      ["g", "f"],
+      ["h", "g"],
+      ["i", "h"],
+    ]
+  ) {
+    lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(",")}]`);
+  }
+  await using repo = await tempRepo({
+    "beeuni.yaml": `${lines.join("\n")}\ntools: {}\n`,
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.match(result.stdout, /^beeuni\.yaml:2:8: error: .*alias bomb/);
+});
+
+Deno.test("beeuni validate names the chain of an import cycle (M2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "imports: [a.yaml]\n",
+    "a.yaml": "imports: [b.yaml]\n",
+    "b.yaml": "imports: [beeuni.yaml]\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "b.yaml:1:11: error: import cycle: beeuni.yaml -> a.yaml -> b.yaml -> beeuni.yaml\n\n1 error, 0 warnings\n",
+  );
+});
+
+Deno.test("beeuni validate reports a missing import with its chain (M2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "imports:\n  - conf/agents.yaml\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    'beeuni.yaml:2:5: error: cannot import "conf/agents.yaml": file not found (import chain: beeuni.yaml -> conf/agents.yaml)\n\n1 error, 0 warnings\n',
+  );
+});
+
+Deno.test("beeuni validate rejects paths that escape the repository (M2, V4)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "imports: [../shared.yaml]\ntools:\n  memory: beeuni:memory\n  x: ../tools/x.ts\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    [
+      'beeuni.yaml:1:11: error: cannot import "../shared.yaml": the path leads outside the repository with `..`',
+      'beeuni.yaml:4:6: error: invalid module path "../tools/x.ts" for tool "x": the path leads outside the repository with `..`',
+      "",
+      "2 errors, 0 warnings",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("beeuni validate accepts the bundled starter project with no error or warning", async () => {
+  const result = await beeuni(join(REPO_ROOT, "examples/starter/tools"), [
+    "validate",
+  ]);
+  assert.deepEqual(result, {
+    code: 0,
+    stdout: "beeuni.yaml is valid\n",
+    stderr: "",
+  });
+});
+
+Deno.test("validate's text format colours only when asked to", () => {
+  const diagnostics = [{
+    file: "beeuni.yaml",
+    line: 2,
+    col: 3,
+    severity: "error" as const,
+    rule: "V1",
+    message: "bad",
+  }];
+  assert.equal(
+    formatText("beeuni.yaml", diagnostics, false),
+    "beeuni.yaml:2:3: error: bad\n\n1 error, 0 warnings\n",
+  );
+  const coloured = formatText("beeuni.yaml", diagnostics, true);
+  const escape = String.fromCharCode(27);
+  assert.equal(coloured.includes(`${escape}[`), true);
+  assert.equal(
+    coloured.replaceAll(new RegExp(`${escape}\\[[0-9;]*m`, "g"), ""),
+    "beeuni.yaml:2:3: error: bad\n\n1 error, 0 warnings\n",
+  );
+});
