@@ -20,17 +20,6 @@ import { manifestFileFor } from "./secrets.ts";
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";
 
-/**
- * The note appended to a truncated output (T6): the same words the
- * standard harness's plugin shows the model.
- */
-export function truncationNote(size: number | undefined, path: string): string {
-  const total = size === undefined ? "more" : `${size} bytes`;
-  return `\n\n...output truncated: the full output is ${total}...\n\n` +
-    `The tool call succeeded but the output was truncated. Full output saved to: ${path}\n` +
-    "Read that file (in parts, or search it with grep) for the rest.";
-}
-
 function parseArgsJson(text: string, source: string): Record<string, unknown> {
   let value: unknown;
   try {
@@ -146,10 +135,8 @@ Options:
         parentAgent: values.parent as string | undefined,
       });
       if (outcome.ok) {
-        let text = outcome.output;
-        if (outcome.truncated && outcome.path !== undefined) {
-          text += truncationNote(outcome.size, outcome.path);
-        }
+        // A cut output already ends with the host's notice naming the file.
+        const text = outcome.output;
         io.stdout(text.endsWith("\n") ? text : text + "\n");
         return 0;
       }

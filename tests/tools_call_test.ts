@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { beeuni, tempRepo } from "./_helpers.ts";
+import { setSecret } from "../lib/secrets.ts";
+
+const FILES: Record<string, string> = {
+  "beeuni.yaml": `tools:
+  greet: tools/greet.ts
+  fail: tools/fail.ts
+  big: tools/big.ts
+  ctx: tools/ctx.ts
+  broken: tools/broken.ts
+agents:
+  beeuni:
+    secrets: all
+  narrow:
+    tools: [greet]
+`,
+  "tools/greet.ts": `export default {
+  description: "Greets someone",
+  parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  execute: (args) => "Hello, " + args.name + "!",
+};
+`,
+  "tools/fail.ts": `export default {
+  description: "Fails",
+  parameters: { type: "object" },
+  execute() { throw new Error("the shelf is empty"); },
+};
+`,
+  "tools/big.ts": `export default {
+  description: "Big output",
+  parameters: { type: "object" },
+  execute: () => "y".repeat(70000),
+};
+`,
+  "tools/ctx.ts": `export default {
+  description: "Shows its context",
+  parameters: { type: "object" },
+  execute: (_args, context) => ({
+    agent: context.agent,
+    sessionId: context.sessionId,
+    directory: context.directory,
+    key: context.env.API_KEY ?? null,
+  }),
+};
+`,
+  "tools/broken.ts":
+    `export default { description: "", parameters: { type: "object" }, execute() {} };\n`,
+};
+
+async function isolatedState(): Promise<
+  { env: Record<string, string>; [Symbol.asyncDispose](): Promise<void> }
+> {
+  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+  return {
+    env: { XDG_STATE_HOME: state },
+    [Symbol.asyncDispose]: () => Deno.remove(state, { recursive: true }),
+  };
+}
+
+Deno.test("tools call prints the tool's output and exits 0 (T3)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const out = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--args", '{"name": "Ada"}'],
+    { env: state.env },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "Hello, Ada!\n");
+  assert.equal(out.stderr, "");
+});
+
+Deno.test("tools call reads --args - from standard input (T3)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const out = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--args", "-"],
+    { env: state.env, stdin: '{"name": "Grace"}\n' },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "Hello, Grace!\n");
+});
+
+Deno.test("tools call prints a JSON result indented and fills the context (T3, T5)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  setSecret(repo.dir, "API_KEY", "k-123", state.env);
+  const out = await beeuni(
+    join(repo.dir, "tools"),
+    ["tools", "call", "ctx", "--session", "sess-7"],
+    { env: state.env },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  const value = JSON.parse(out.stdout);
+  assert.deepEqual(value, {
+    agent: "beeuni",
+    sessionId: "sess-7",
+    directory: await Deno.realPath(repo.dir),
+    key: "k-123",
+  });
+  assert.equal(out.stdout, JSON.stringify(value, null, 2) + "\n");
+  const other = await beeuni(
+    repo.dir,
+    ["tools", "call", "ctx", "--agent", "someone_else"],
+    { env: state.env },
+  );
+  assert.equal(JSON.parse(other.stdout).key, null);
+  assert.equal(JSON.parse(other.stdout).agent, "someone_else");
+  assert.match(JSON.parse(other.stdout).sessionId, /^cli-[0-9a-f]+$/);
+});
+
+Deno.test("tools call prints a tool error on stderr and exits 1 (T4)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const out = await beeuni(repo.dir, ["tools", "call", "fail"], {
+    env: state.env,
+  });
+  assert.equal(out.code, 1);
+  assert.equal(out.stdout, "");
+  assert.equal(out.stderr, "the shelf is empty\n");
+});
+
+Deno.test("tools call on a tool that is not loaded says Tool <name> not found, and why (D2, T8)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const missing = await beeuni(repo.dir, ["tools", "call", "nope"], {
+    env: state.env,
+  });
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, "Tool nope not found\n");
+  const broken = await beeuni(repo.dir, ["tools", "call", "broken"], {
+    env: state.env,
+  });
+  assert.equal(broken.code, 1);
+  assert.match(
+    broken.stderr,
+    /^Tool broken not found\n\(it did not load: .+\)\n$/,
+  );
+});
+
+Deno.test("tools call refuses a tool the agent may not see (D4, A2)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const out = await beeuni(
+    repo.dir,
+    ["tools", "call", "fail", "--agent", "narrow"],
+    { env: state.env },
+  );
+  assert.equal(out.code, 1);
+  assert.match(out.stderr, /agent "narrow" may not use tool "fail"/);
+  const ok = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--agent", "narrow", "--args", '{"name":"N"}'],
+    { env: state.env },
+  );
+  assert.equal(ok.stdout, "Hello, N!\n");
+});
+
+Deno.test("tools call cuts a large output and names the file with the rest (T6)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const out = await beeuni(repo.dir, ["tools", "call", "big"], {
+    env: state.env,
+  });
+  assert.equal(out.code, 0, out.stderr);
+  const match = /the full output is in (\S+)\]\n$/.exec(out.stdout);
+  assert.ok(match, out.stdout.slice(-400));
+  assert.match(out.stdout, /\[output truncated: .*of 70000 bytes\)/);
+  assert.ok(out.stdout.startsWith("yyyy"));
+  assert.ok(new TextEncoder().encode(out.stdout).length < 70000);
+  assert.equal(await Deno.readTextFile(match[1]), "y".repeat(70000));
+  await Deno.remove(match[1]);
+});
+
+Deno.test("tools call --validate checks the arguments against the schema (T2)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const loose = await beeuni(repo.dir, ["tools", "call", "greet"], {
+    env: state.env,
+  });
+  assert.equal(loose.code, 0);
+  assert.equal(loose.stdout, "Hello, undefined!\n");
+  const strict = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--validate"],
+    { env: state.env },
+  );
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /"name"/);
+});
+
+Deno.test("tools call rejects bad --args with a usage error (exit 2)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const bad = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--args", "{name: x}"],
+    { env: state.env },
+  );
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--args is not valid JSON/);
+  const array = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--args", "[1]"],
+    { env: state.env },
+  );
+  assert.equal(array.code, 2);
+  assert.match(array.stderr, /--args must be a JSON object/);
+  const none = await beeuni(repo.dir, ["tools", "call"], { env: state.env });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /missing the tool's name/);
+});
