@@ -335,6 +335,8 @@ async function requestJson(
         method: request.method,
         headers: request.headers,
         body: request.body,
+        // A key must not follow a redirect to another host.
+        redirect: provider.secret ? "manual" : "follow",
         signal: combined,
       });
       text = await response.text();
@@ -366,6 +368,14 @@ async function requestJson(
     if (status >= 500) {
       throw new Error(
         `${label} failed (HTTP ${status})${detail}: try again later`,
+      );
+    }
+    if (status >= 300 && status < 400) {
+      const location = response.headers.get("location") ?? "nowhere";
+      throw new Error(
+        `${label} answered with a redirect to "${
+          shownUrl(location)
+        }" (HTTP ${status}): ${provider.urlHint}, it must name the API itself`,
       );
     }
     if (status < 200 || status >= 300) {
@@ -633,7 +643,8 @@ async function execute(
   const limitMs = timeoutMs(env);
   try {
     if (provider.id === "beeuni") {
-      return await searchBeeuni(provider, { ...input, count }, signal, limitMs);
+      const body = { ...input, query: queries.join(" ||| "), count };
+      return await searchBeeuni(provider, body, signal, limitMs);
     }
     const search = provider.id === "brave"
       ? searchBrave

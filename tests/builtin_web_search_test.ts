@@ -388,7 +388,7 @@ Deno.test("web_search through the tool host (B1-B3)", async (t) => {
           BEEUNI_TOKEN: "bee-token-1",
           BRAVE_API_KEY: BRAVE_KEY,
           BRAVE_API_URL: server.url,
-        }, { query: "a ||| b" }),
+        }, { query: " a|||b ||| " }),
       );
       assert.equal(server.seen.length, 1);
       const [request] = server.seen;
@@ -765,6 +765,26 @@ Deno.test("web_search through the tool host (B1-B3)", async (t) => {
       }),
     );
     assert.equal(server.seen[0].params.get("count"), "20");
+  });
+
+  await t.step("does not follow a redirect with the key", async () => {
+    await using elsewhere = serve(() => json({ web: { results: [] } }));
+    await using server = serve(() =>
+      new Response(null, {
+        status: 302,
+        headers: { location: `${elsewhere.url}/res/v1/web/search?q=x` },
+      })
+    );
+    const error = failure(
+      await call({ BRAVE_API_KEY: BRAVE_KEY, BRAVE_API_URL: server.url }, {
+        query: "x",
+      }),
+    );
+    assert.equal(
+      error,
+      `Brave Search API answered with a redirect to "${elsewhere.url}/res/v1/web/search?q=x" (HTTP 302): check BRAVE_API_URL, it must name the API itself`,
+    );
+    assert.equal(elsewhere.seen.length, 0);
   });
 
   await t.step("names the address it cannot reach", async () => {
