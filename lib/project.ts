@@ -150,6 +150,8 @@ export async function loadProject(
   }
   const root = dirname(manifestFile);
   const realRoot = realpath(root) ?? root;
+  // Ask git while the manifest is parsed.
+  const tracking = trackedFiles(root);
 
   const read = (path: string): string | undefined => {
     const full = join(root, path);
@@ -166,7 +168,7 @@ export async function loadProject(
   };
   const manifest = parseManifest(root, basename(manifestFile), read);
 
-  const tracked = await trackedFiles(root);
+  const tracked = await tracking;
   const modules: Record<string, ModuleFacts> = {};
   for (const file of manifest.files) {
     for (const entry of file.tools) {
