@@ -1082,7 +1082,14 @@ class TreeBuilder {
     if (TABLE_PARTS.has(name)) barriers = new Set(["table", "#document"]);
     else if (name === "table") barriers = new Set(["#document"]);
     else if (this.foreign > 0) barriers = new Set(["#document"]);
-    const at = this.inScope(name, barriers);
+    let at = this.inScope(name, barriers);
+    if (at < 0 && /^h[1-6]$/.test(name)) {
+      // Any heading end tag closes the open heading, whatever its level.
+      for (let i = this.stack.length - 1; i > 0; i--) {
+        if (/^h[1-6]$/.test(this.stack[i].name)) at = i;
+        if (at >= 0 || barriers.has(this.stack[i].name)) break;
+      }
+    }
     if (at < 0) return;
     for (let i = at; i < this.stack.length; i++) {
       const open = this.stack[i].name;
