@@ -24,7 +24,7 @@
  * @module
  */
 
-import { checkBearer } from "./daemon_token.ts";
+import { bearerChecker } from "./daemon_token.ts";
 
 /** The default largest request body accepted: 10 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;
@@ -131,15 +131,30 @@ class HttpError extends Error {
   }
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, "request body is not valid UTF-8");
+  }
+}
+
 async function readBody(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) {
-    throw new HttpError(
-      413,
-      `request body too large: ${declared} bytes, the limit is ${limit}`,
-    );
+  if (declared !== null) {
+    if (Number(declared) > limit) {
+      throw new HttpError(
+        413,
+        `request body too large: ${declared} bytes, the limit is ${limit}`,
+      );
+    }
+    // The server delivers exactly Content-Length bytes.
+    return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
   }
   if (request.body === null) return "";
+  // No declared length (chunked): count the bytes as they arrive.
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -162,11 +177,7 @@ async function readBody(request: Request, limit: number): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new HttpError(400, "request body is not valid UTF-8");
-  }
+  return decodeUtf8(bytes);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -251,6 +262,7 @@ export function createHandler(
   const { host, token } = options;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  const authorized = bearerChecker(token);
 
   async function callTool(request: Request, name: string): Promise<Response> {
     const body = parseCallBody(await readBody(request, limit));
@@ -354,7 +366,7 @@ export function createHandler(
           "the Host header must be localhost, 127.0.0.1 or [::1]: this daemon only answers loopback requests",
       });
     }
-    if (!checkBearer(request.headers.get("authorization"), token)) {
+    if (!authorized(request.headers.get("authorization"))) {
       log(`[http] 401 ${where}: missing or wrong bearer token`);
       return json(
         401,
