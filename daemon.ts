@@ -211,7 +211,7 @@ export async function startDaemon(
             ? `[daemon] reloaded after a change to ${what}: ${names.length} tools (${
               names.join(", ")
             })`
-            : `[daemon] checked a change to ${what}: tool set unchanged`,
+            : `[daemon] reloaded after a change to ${what}: tool set unchanged`,
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
       } else {

@@ -636,6 +636,64 @@ Deno.test("an invalid change keeps the old tool set serving and logs positioned 
   });
 });
 
+Deno.test("a call that outlives --timeout-ms ends as a 200 error and the tool keeps answering (T5, D2)", async () => {
+  await using repo = await project();
+  await using daemon = await startDaemon(repo.dir, {
+    args: ["--timeout-ms", "300"],
+  });
+  const markers = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
+  try {
+    const { status, body } = await daemon.call("wait", {
+      args: { dir: markers },
+      ...CALL,
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(Object.keys(body), ["error"]);
+    assert.match(body.error as string, /300 ms/);
+    assert.deepEqual(
+      (await daemon.call("echo", { args: { text: "next" }, ...CALL })).body,
+      { output: "echo:next" },
+    );
+  } finally {
+    await Deno.remove(markers, { recursive: true });
+  }
+});
+
+Deno.test("SIGTERM during a running call ends the call and exits 0 (D7)", async () => {
+  await using repo = await project();
+  const daemon = await startDaemon(repo.dir);
+  const markers = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
+  try {
+    const pending = daemon.call("wait", { args: { dir: markers }, ...CALL })
+      .catch((error) => ({ status: 0, body: { error: String(error) } }));
+    await waitFor("the call to start", () => exists(join(markers, "started")));
+    assert.equal(await daemon.stop(), 0);
+    const result = await pending;
+    assert.equal(typeof result.body.error, "string");
+    assert.match(daemon.stderr(), /\[daemon\] SIGTERM: stopping/);
+  } finally {
+    await daemon.stop();
+    await Deno.remove(markers, { recursive: true });
+  }
+});
+
+Deno.test("--allow-remote skips the Host check but still needs the token (D7)", async () => {
+  await using repo = await project();
+  await using daemon = await startDaemon(repo.dir, {
+    args: ["--allow-remote"],
+  });
+  const ok = await rawRequest(
+    daemon.port,
+    `GET /beeuni/tools HTTP/1.1\nHost: sandbox.example:8080\nAuthorization: Bearer ${daemon.token}\nConnection: close\n\n`,
+  );
+  assert.equal(ok.status, 200);
+  const noToken = await rawRequest(
+    daemon.port,
+    `GET /beeuni/tools HTTP/1.1\nHost: sandbox.example:8080\nConnection: close\n\n`,
+  );
+  assert.equal(noToken.status, 401);
+});
+
 Deno.test("a non-loopback --hostname is refused unless --allow-remote (D7)", async () => {
   await using repo = await project();
   await assert.rejects(
