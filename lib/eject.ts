@@ -104,7 +104,10 @@ export function planEject(request: EjectRequest): EjectPlan {
   }
   if (entry) {
     const value = entry.value;
-    if (value !== `beeuni:${name}` && value !== target && !force) {
+    if (
+      typeof value === "string" && value !== `beeuni:${name}` &&
+      value !== target && !force
+    ) {
       throw new Error(
         `cannot eject "${name}": ${where(entry)} already points it at ${
           JSON.stringify(value)
@@ -302,6 +305,15 @@ export function setToolValue(
   const items = mapItems(tools?.value);
   const item = items && findItem(items, name);
   const token = item?.value;
+  if (item && (token === undefined || token === null)) {
+    // `<name>:` with no value (YAML reads null): write one after the colon.
+    const colon = item.sep?.find((t) => t.type === "map-value-ind");
+    if (colon) {
+      const at = colon.offset + colon.source.length;
+      const edited = `${text.slice(0, at)} ${value}${text.slice(at)}`;
+      return verify(appendComment(edited, at, name), name, value, file);
+    }
+  }
   if (!isScalar(token)) {
     throw new Error(
       `cannot eject "${name}": ${file} has no plain \`${name}:\` value under tools: to replace; set \`${name}: ${value}\` by hand`,

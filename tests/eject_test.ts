@@ -398,3 +398,14 @@ Deno.test({
     );
   },
 });
+
+Deno.test("eject fills an entry left without a value (E2)", async () => {
+  await ejectGolden(
+    { "beeuni.yaml": "tools:\n  memory:   # to do\n  show: beeuni:show\n" },
+    "memory",
+    {
+      "beeuni.yaml":
+        "tools:\n  memory: tools/memory.ts   # to do # ejected from beeuni:memory\n  show: beeuni:show\n",
+    },
+  );
+});
