@@ -275,7 +275,7 @@ Deno.test("parseManifest() rejects agent tools and secrets of a wrong shape (M7,
   );
 });
 
-Deno.test("parseManifest() rejects wrong types with positions (V12)", () => {
+Deno.test("parseManifest() rejects wrong types with positions: a list for tools, a number as a path (M3, V12)", () => {
   const manifest = parse({
     "beeuni.yaml": [
       "tools:",
