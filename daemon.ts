@@ -41,6 +41,7 @@ import { manifestFileFor } from "./lib/commands/secrets.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "./lib/daemon_http.ts";
 import { prepareToken, removeTokenFile } from "./lib/daemon_token.ts";
 import { isReloadTrigger, watchedDirs } from "./lib/daemon_watch.ts";
+import { syncOpencodeConfig } from "./lib/opencode_agents.ts";
 import type { Host } from "./lib/host.ts";
 import { readSecrets } from "./lib/secrets.ts";
 import type { Diagnostic } from "./lib/types.ts";
@@ -71,6 +72,10 @@ export interface DaemonOptions {
   watch?: boolean;
   /** Quiet time after the last change before reloading, in milliseconds. */
   debounceMs?: number;
+  /** opencode's config folder for the plugin and agent files (default `$XDG_CONFIG_HOME/opencode`). */
+  opencodeConfigDir?: string;
+  /** Write the opencode plugin and agent files (D3); default true. */
+  opencode?: boolean;
 }
 
 /** A daemon started by {@linkcode startDaemon}. */
@@ -164,6 +169,19 @@ export async function startDaemon(
     ? `[${server.hostname}]`
     : server.hostname;
   const url = `http://${shownHost}:${server.port}`;
+  // The standard harness (D3): the opencode plugin and agent files, on start and after each reload.
+  const writeOpencode = () =>
+    options.opencode === false ? Promise.resolve() : syncOpencodeConfig({
+      configDir: options.opencodeConfigDir,
+      env: io.env,
+      url,
+      tokenFile: token.file,
+      projectDir: root,
+      manifestFile,
+      tools: host.list(),
+      log,
+    }).then(() => {});
+  await writeOpencode();
 
   // Hot reload (D5): watch, debounce, reload, watch the new set of folders.
   let watcher: Watcher | undefined;
@@ -214,6 +232,7 @@ export async function startDaemon(
             : `[daemon] reloaded after a change to ${what}: tool set unchanged`,
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
+        await writeOpencode();
       } else {
         log(
           `[daemon] not reloaded after a change to ${what}: the previous tools keep serving; fix these and save again:`,
@@ -314,6 +333,10 @@ Options:
   --timeout-ms N        the per-call timeout in milliseconds
   --validate            validate arguments against each tool's schema
   --no-watch            do not reload on changes
+  --opencode-config-dir DIR
+                        where to write the opencode plugin (plugins/beeuni.ts)
+                        and agent files (default: $XDG_CONFIG_HOME/opencode)
+  --no-opencode         do not write the opencode plugin and agent files
 `;
 
 /** Parses the daemon's command line into {@linkcode DaemonOptions}. */
@@ -329,6 +352,8 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     "timeout-ms": { type: "string" },
     validate: { type: "boolean" },
     "no-watch": { type: "boolean" },
+    "opencode-config-dir": { type: "string" },
+    "no-opencode": { type: "boolean" },
   });
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -361,6 +386,10 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     ),
     validateArgs: values.validate === true,
     watch: values["no-watch"] !== true,
+    opencodeConfigDir: values["opencode-config-dir"] === undefined
+      ? undefined
+      : resolve(cwd, values["opencode-config-dir"] as string),
+    opencode: values["no-opencode"] !== true,
   };
 }
 
