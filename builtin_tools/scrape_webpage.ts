@@ -942,6 +942,8 @@ const SCOPE_BARRIERS = new Set([
   "marquee",
 ]);
 
+const MAX_DEPTH = 256;
+
 const TABLE_PARTS = new Set([
   "tr",
   "td",
@@ -974,7 +976,7 @@ class TreeBuilder {
   text(text: string): void {
     if (text === "") return;
     if (
-      this.isOpen("head") && this.current.name === "head" && /\S/.test(text)
+      this.headOpen() && this.current.name === "head" && /\S/.test(text)
     ) {
       this.popTo("head");
     }
@@ -984,8 +986,9 @@ class TreeBuilder {
     else children.push({ kind: "text", text });
   }
 
-  private isOpen(name: string): boolean {
-    return this.stack.some((element) => element.name === name);
+  /** Whether `<head>` is open (it can only sit right below the root). */
+  private headOpen(): boolean {
+    return this.stack[1]?.name === "head" || this.stack[2]?.name === "head";
   }
 
   /** Index of the nearest open `name` not hidden behind a barrier. */
@@ -1013,8 +1016,11 @@ class TreeBuilder {
     if (this.foreign === 0) this.implyEnds(name);
     const element = newElement(name, attrs, this.current);
     this.current.children.push(element);
+    // Like browsers, nesting stops deepening at a fixed depth: deeper
+    // elements become siblings, which keeps the walks below shallow.
     const isVoid = VOID.has(name) || (selfClosing && this.foreign > 0) ||
-      (selfClosing && (name === "svg" || name === "math"));
+      (selfClosing && (name === "svg" || name === "math")) ||
+      this.stack.length >= MAX_DEPTH;
     if (!isVoid) {
       this.stack.push(element);
       if (name === "svg" || name === "math") this.foreign++;
@@ -1023,7 +1029,7 @@ class TreeBuilder {
   }
 
   private implyEnds(name: string): void {
-    if (this.isOpen("head") && !HEAD_CONTENT.has(name) && name !== "head") {
+    if (this.headOpen() && !HEAD_CONTENT.has(name) && name !== "head") {
       this.popTo("head");
     }
     if (CLOSES_P.has(name)) this.popTo("p");
@@ -1687,6 +1693,7 @@ function hasBlock(element: Element): boolean {
 }
 
 function escapeMarkdown(text: string): string {
+  if (!/[\\*`_[]/.test(text)) return text;
   return text
     .replace(/\\/g, "\\\\")
     .replace(/([*`])/g, "\\$1")
@@ -1698,6 +1705,7 @@ function escapeMarkdown(text: string): string {
 }
 
 function escapeLineStart(line: string): string {
+  if (!/^[#>+=\d-]/.test(line)) return line;
   return line
     .replace(/^(#{1,6}\s)/, "\\$1")
     .replace(/^>/, "\\>")

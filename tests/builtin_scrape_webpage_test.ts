@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { brotliCompressSync } from "node:zlib";
-import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { beeuni, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { createHost, type Host } from "../lib/host.ts";
 import scrapeWebpage from "../builtin_tools/scrape_webpage.ts";
 
@@ -918,4 +918,139 @@ Deno.test("the scrape_webpage module imports only node:* modules (B1)", async ()
     assert.match(specifier, /^node:/, `imports "${specifier}"`);
   }
   assert.doesNotMatch(source, /\b(?:Deno|process)\.env\b/);
+});
+
+/** Whether `openssl` runs here (to make a test certificate authority). */
+function hasOpenssl(): boolean {
+  try {
+    return new Deno.Command("openssl", {
+      args: ["version"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+async function openssl(dir: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("openssl", {
+    args,
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  })
+    .output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+Deno.test({
+  name:
+    "scrape_webpage fetches https through the checked address and still verifies the certificate against the URL's host name (B1)",
+  ignore: !hasOpenssl(),
+  async fn() {
+    await using repo = await tempRepo({
+      "beeuni.yaml": "tools:\n  scrape_webpage: beeuni:scrape_webpage\n",
+    });
+    const dir = join(repo.dir, ".tls");
+    await Deno.mkdir(dir);
+    await openssl(
+      dir,
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.pem",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=Test CA",
+    );
+    await openssl(
+      dir,
+      "req",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "leaf.key",
+      "-out",
+      "leaf.csr",
+      "-subj",
+      "/CN=localhost",
+    );
+    await Deno.writeTextFile(
+      join(dir, "ext.cnf"),
+      "subjectAltName=DNS:localhost\n",
+    );
+    await openssl(
+      dir,
+      "x509",
+      "-req",
+      "-in",
+      "leaf.csr",
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      "leaf.pem",
+      "-days",
+      "2",
+      "-extfile",
+      "ext.cnf",
+    );
+    const server = Deno.serve(
+      {
+        hostname: "127.0.0.1",
+        port: 0,
+        onListen: () => {},
+        cert: await Deno.readTextFile(join(dir, "leaf.pem")),
+        key: await Deno.readTextFile(join(dir, "leaf.key")),
+      },
+      (request) =>
+        html(`<title>Secure</title><p>host ${request.headers.get("host")}</p>`),
+    );
+    try {
+      const port = server.addr.port;
+      const env = {
+        NODE_EXTRA_CA_CERTS: join(dir, "ca.pem"),
+        BEEUNI_SCRAPE_ALLOW_PRIVATE: "1",
+      };
+      const ok = await beeuni(repo.dir, [
+        "tools",
+        "call",
+        "scrape_webpage",
+        "--args",
+        JSON.stringify({ url: `https://localhost:${port}/` }),
+      ], { env });
+      assert.equal(ok.stderr, "");
+      assert.equal(ok.code, 0);
+      const output = JSON.parse(ok.stdout);
+      assert.equal(output.title, "Secure");
+      assert.equal(output.content, `host localhost:${port}`);
+      const mismatch = await beeuni(repo.dir, [
+        "tools",
+        "call",
+        "scrape_webpage",
+        "--args",
+        JSON.stringify({ url: `https://127.0.0.1:${port}/` }),
+      ], { env });
+      assert.equal(mismatch.code, 1);
+      assert.match(
+        mismatch.stderr,
+        new RegExp(
+          `cannot fetch "https://127\\.0\\.0\\.1:${port}/": Hostname/IP does not match certificate's altnames`,
+        ),
+      );
+    } finally {
+      await server.shutdown();
+    }
+  },
 });
