@@ -147,6 +147,11 @@ async function resolvePath(
     fail(`the checkout folder "${context.directory}" does not exist`)
   );
   let realBase = base;
+  if (await kindOf(base) === "file") {
+    fail(
+      `memory is a file, not a folder: move it away so memory/ can hold notes`,
+    );
+  }
   if (await exists(base)) {
     realBase = await realpath(base);
     if (!isInside(realDirectory, realBase)) {

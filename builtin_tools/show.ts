@@ -569,8 +569,9 @@ const showTool: {
       },
       url: { type: "string", description: "image, url: an http or https URL." },
       content: {
+        type: "string",
         description:
-          "markdown, code: the text; json: a JSON value or a string holding JSON.",
+          "markdown, code: the text; json: a string holding JSON (a JSON value works too).",
       },
       language: {
         type: "string",
@@ -583,7 +584,7 @@ const showTool: {
       },
       rows: {
         type: "array",
-        items: { type: ["array", "object"] },
+        items: { anyOf: [{ type: "array" }, { type: "object" }] },
         description:
           "table: rows, each a list of cells (as many as columns) or an object keyed by column name.",
       },

@@ -497,6 +497,18 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     },
   );
 
+  await t.step(
+    "memory refuses a memory file that is not a folder (B4)",
+    async () => {
+      await box.reset({ "memory": "not a folder\n" });
+      await refused(
+        box.call({ command: "create", path: "a.md", file_text: "x" }),
+        /^memory is a file, not a folder: move it away so memory\/ can hold notes$/,
+      );
+      assert.equal(await box.read("memory"), "not a folder\n");
+    },
+  );
+
   await t.step("memory explains bad arguments (B4)", async () => {
     await box.reset({ "memory/a.md": "a" });
     await refused(
