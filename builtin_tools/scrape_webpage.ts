@@ -590,7 +590,7 @@ function readBody(
       if (done) return;
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= maxBytes) finish(null, size > maxBytes);
+      if (size > maxBytes) finish(null, true);
     });
     stream.on("end", () => finish(null));
     stream.on("error", (error) => finish(error));

@@ -356,6 +356,8 @@ Last paragraph with an unfinished tag at the end`,
             return html(sjisMeta, "text/html");
           case "/cp-header":
             return html(cp, 'text/html; charset="ISO-8859-1"');
+          case "/cp-undeclared":
+            return html(cp, "text/html");
           default:
             return html(cpMeta, "text/html");
         }
@@ -371,7 +373,7 @@ Last paragraph with an unfinished tag at the end`,
         assert.equal(output.title, "日本語のページ｜テスト", path);
         assert.equal(output.content, japanese, path);
       }
-      for (const path of ["/cp-header", "/cp-meta"]) {
+      for (const path of ["/cp-header", "/cp-meta", "/cp-undeclared"]) {
         const output = success(await call(ALLOW, { url: server.url + path }));
         assert.equal(output.title, "Café menu – “Spring”", path);
         assert.equal(
@@ -585,6 +587,9 @@ Last paragraph with an unfinished tag at the end`,
             headers: { "content-type": "text/plain", "content-encoding": "br" },
           });
         }
+        if (url.pathname === "/exact") {
+          return html("b".repeat(4096), "text/plain");
+        }
         if (url.pathname === "/bomb") {
           return new Response(gzipSync(big), {
             headers: {
@@ -612,6 +617,11 @@ Last paragraph with an unfinished tag at the end`,
         assert.equal(output.truncated, true, path);
         assert.equal(output.next_offset, null, path);
       }
+      const exact = success(
+        await call(capped, { url: `${server.url}/exact`, max_length: 100_000 }),
+      );
+      assert.equal(exact.content, "b".repeat(4096));
+      assert.equal(exact.truncated, false);
     },
   );
 
@@ -723,6 +733,16 @@ Last paragraph with an unfinished tag at the end`,
           error,
           `refused to fetch "${canonical.href}": ${reason}; ${POLICY_HINT}`,
           url,
+        );
+      }
+      for (const value of ["true", "yes", "0"]) {
+        assert.match(
+          failure(
+            await call({ BEEUNI_SCRAPE_ALLOW_PRIVATE: value }, {
+              url: `http://127.0.0.1:${p}/`,
+            }),
+          ),
+          /^refused to fetch /,
         );
       }
       assert.equal(silent.connections, 0);
