@@ -121,7 +121,22 @@ export async function startDaemon(
   const manifestFile = manifestFileFor(options.dir, options.manifest);
   const root = dirname(manifestFile);
   const manifestPath = relative(root, manifestFile);
-  const log = (line: string) => io.stderr(line + "\n");
+  // Log lines are batched and written after the current turn, off the
+  // path of the answer; close() flushes what is left.
+  let logLines: string[] = [];
+  let logTimer: ReturnType<typeof setTimeout> | undefined;
+  const flushLog = () => {
+    clearTimeout(logTimer);
+    logTimer = undefined;
+    if (logLines.length === 0) return;
+    const text = logLines.join("");
+    logLines = [];
+    io.stderr(text);
+  };
+  const log = (line: string) => {
+    logLines.push(line + "\n");
+    logTimer ??= setTimeout(flushLog, 0);
+  };
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(io.env)) {
     if (value !== undefined && !HIDDEN_ENV.includes(key)) env[key] = value;
@@ -141,6 +156,7 @@ export async function startDaemon(
       log,
     });
   } catch (error) {
+    flushLog();
     if (token.file) removeTokenFile(token.file, token.token);
     throw error;
   }
@@ -159,6 +175,7 @@ export async function startDaemon(
     );
   } catch (error) {
     await host.close();
+    flushLog();
     if (token.file) removeTokenFile(token.file, token.token);
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -266,6 +283,7 @@ export async function startDaemon(
     log(`[daemon] cannot watch the project, hot reload is off: ${message}`);
   }
 
+  flushLog();
   if (token.file) io.stdout(`token file: ${token.file}\n`);
   else io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
   io.stdout(`listening on ${url}\n`);
@@ -283,6 +301,7 @@ export async function startDaemon(
         const stopped = server.shutdown();
         await host.close();
         await stopped;
+        flushLog();
         if (token.file) removeTokenFile(token.file, token.token);
       })();
       return closing;

@@ -1,0 +1,411 @@
+// The daemon side by side with bare baselines, in one run:
+//
+// 1. latency: the median time of one trivial tool call through the daemon
+//    (`POST /beeuni/tools/echo`) vs the same JSON round trip to a bare
+//    `Deno.serve` echo server (goal: at most 1.15x);
+// 2. throughput: calls per second with 32 calls in flight, same two servers
+//    (goal: at least 0.85x);
+// 3. cold start: from spawning `deno run -A daemon.ts` on a project of 100
+//    generated tools to its first answer, vs from spawning a script that
+//    imports the same 100 modules to its first result (goal: at most 1.3x).
+//
+// Both servers and every cold start run as real subprocesses on 127.0.0.1;
+// the client is this process. Rounds alternate between the two sides so
+// drifts of a noisy machine hit both alike.
+//
+//   deno run -A bench/daemon.ts [--quick]
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const DAEMON = join(REPO_ROOT, "daemon.ts");
+const QUICK = Deno.args.includes("--quick");
+
+const LATENCY_WARMUP = QUICK ? 50 : 200;
+const LATENCY_CALLS = QUICK ? 200 : 1000; // per side
+const CONCURRENCY = 32;
+const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
+const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
+const COLD_TOOLS = 100;
+const COLD_ROUNDS = QUICK ? 3 : 7;
+
+const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function gitCommitAll(dir: string): void {
+  const env = {
+    ...Deno.env.toObject(),
+    GIT_AUTHOR_NAME: "Bench",
+    GIT_AUTHOR_EMAIL: "bench@example.invalid",
+    GIT_COMMITTER_NAME: "Bench",
+    GIT_COMMITTER_EMAIL: "bench@example.invalid",
+  };
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir, env });
+  execFileSync("git", ["add", "-A"], { cwd: dir, env });
+  execFileSync("git", ["commit", "-q", "-m", "bench"], { cwd: dir, env });
+}
+
+function toolSource(name: string): string {
+  return `export default {
+  description: "Echo the text (${name}).",
+  parameters: {
+    type: "object",
+    properties: { text: { type: "string", description: "What to echo" } },
+  },
+  execute(args) {
+    return String(args.text);
+  },
+};
+`;
+}
+
+/** A project with `count` tools `tool_0`... plus `echo`. */
+function generateProject(root: string, count: number): string {
+  const dir = join(root, `project_${count}`);
+  const lines = ["tools:", "  echo: tools/echo.ts"];
+  write(join(dir, "tools/echo.ts"), toolSource("echo"));
+  for (let i = 0; i < count; i++) {
+    lines.push(`  tool_${i}: tools/tool_${i}.ts`);
+    write(join(dir, `tools/tool_${i}.ts`), toolSource(`tool_${i}`));
+  }
+  lines.push("agents:", "  bench:", "    tools: all", "");
+  write(join(dir, "beeuni.yaml"), lines.join("\n"));
+  gitCommitAll(dir);
+  return dir;
+}
+
+const BARE_SERVER = `
+const server = Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log("listening on http://127.0.0.1:" + port),
+}, async (request) => {
+  const body = await request.json();
+  return Response.json({ output: String(body.args.text) });
+});
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+
+/** Imports every module like the daemon's check does, then runs tool_0 once. */
+function importScript(dir: string, count: number): string {
+  const lines = [
+    `const modules = await Promise.all([`,
+    ...Array.from(
+      { length: count },
+      (_, i) => `  import(${JSON.stringify(join(dir, `tools/tool_${i}.ts`))}),`,
+    ),
+    `]);`,
+    `const output = await modules[0].default.execute({ text: "cold" }, {});`,
+    `console.log(JSON.stringify({ output }));`,
+  ];
+  return lines.join("\n") + "\n";
+}
+
+interface Proc {
+  url: string;
+  child: Deno.ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function spawnServer(
+  args: string[],
+  env: Record<string, string>,
+): Promise<Proc> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    env: { ...env, NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`server exited before listening: ${text}`);
+    text += value;
+    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
+  }
+  // Keep draining stdout so the child never blocks on a full pipe.
+  const drain = (async () => {
+    while (!(await reader.read()).done) { /* discard */ }
+  })();
+  return {
+    url,
+    child,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await drain;
+    },
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function callOnce(url: string, text: string): Promise<void> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "authorization": `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({
+      args: { text },
+      sessionId: "bench",
+      agent: "bench",
+    }),
+  }).then(async (response) => {
+    const body = await response.json();
+    if (response.status !== 200 || body.output !== text) {
+      throw new Error(
+        `unexpected answer ${response.status}: ${JSON.stringify(body)}`,
+      );
+    }
+  });
+}
+
+async function latency(
+  targets: Record<string, string>,
+): Promise<Record<string, number>> {
+  const names = Object.keys(targets);
+  const samples: Record<string, number[]> = Object.fromEntries(
+    names.map((n) => [n, []]),
+  );
+  for (let i = 0; i < LATENCY_WARMUP; i++) {
+    for (const name of names) await callOnce(targets[name], `w${i}`);
+  }
+  for (let i = 0; i < LATENCY_CALLS; i++) {
+    const order = i % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const start = performance.now();
+      await callOnce(targets[name], `c${i}`);
+      samples[name].push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+}
+
+async function throughputRound(url: string): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < THROUGHPUT_CALLS) {
+      const i = next++;
+      await callOnce(url, `t${i}`);
+    }
+  }));
+  return THROUGHPUT_CALLS / ((performance.now() - start) / 1000);
+}
+
+async function throughput(
+  targets: Record<string, string>,
+): Promise<Record<string, number>> {
+  const names = Object.keys(targets);
+  const rates: Record<string, number[]> = Object.fromEntries(
+    names.map((n) => [n, []]),
+  );
+  for (const name of names) await throughputRound(targets[name]); // warm-up
+  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      rates[name].push(await throughputRound(targets[name]));
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
+}
+
+async function coldDaemon(
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ total: number; listening: number }> {
+  const start = performance.now();
+  const daemon = await spawnServer(
+    ["run", "-A", "--quiet", DAEMON, "--dir", dir, "--port", "0", "--no-watch"],
+    env,
+  );
+  const listening = performance.now() - start;
+  await callOnce(`${daemon.url}/beeuni/tools/tool_0`, "cold");
+  const total = performance.now() - start;
+  await daemon.stop();
+  return { total, listening };
+}
+
+/** The median latency of `host.call` in this process: the host alone, no HTTP. */
+async function inProcess(
+  dir: string,
+  env: Record<string, string>,
+): Promise<number> {
+  const { createHost } = await import("../lib/host.ts");
+  const host = await createHost({ directory: dir, env, log: () => {} });
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < LATENCY_WARMUP + LATENCY_CALLS; i++) {
+      const start = performance.now();
+      const outcome = await host.call({
+        name: "echo",
+        args: { text: `p${i}` },
+        sessionId: "bench",
+        agent: "bench",
+      });
+      if (!outcome.ok) throw new Error(outcome.error);
+      if (i >= LATENCY_WARMUP) samples.push(performance.now() - start);
+    }
+    return median(samples);
+  } finally {
+    await host.close();
+  }
+}
+
+async function coldImport(script: string): Promise<number> {
+  const start = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", script],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const elapsed = performance.now() - start;
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success || JSON.parse(text).output !== "cold") {
+    throw new Error(`import script failed: ${text}`);
+  }
+  return elapsed;
+}
+
+function fmt(value: number, digits = 2): string {
+  return value.toFixed(digits);
+}
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "beeuni_daemon_bench_"));
+  const state = join(root, "state");
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    XDG_STATE_HOME: state,
+    BEEUNI_DAEMON_TOKEN: TOKEN,
+  };
+  const procs: Proc[] = [];
+  try {
+    const small = generateProject(root, 0);
+    const bareScript = join(root, "bare_server.ts");
+    write(bareScript, BARE_SERVER);
+    const daemon = await spawnServer(
+      ["run", "-A", "--quiet", DAEMON, "--dir", small, "--port", "0"],
+      env,
+    );
+    procs.push(daemon);
+    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], env);
+    procs.push(bare);
+    const targets = {
+      daemon: `${daemon.url}/beeuni/tools/echo`,
+      bare: `${bare.url}/`,
+    };
+
+    console.error("measuring latency...");
+    const lat = await latency(targets);
+    console.error("measuring throughput...");
+    const thr = await throughput(targets);
+    for (const proc of procs.splice(0)) await proc.stop();
+
+    console.error("measuring cold start...");
+    const big = generateProject(root, COLD_TOOLS);
+    const script = join(root, "import_100.ts");
+    write(script, importScript(big, COLD_TOOLS));
+    await coldDaemon(big, env); // fills Deno's transpile cache
+    await coldImport(script);
+    const cold = {
+      daemon: [] as number[],
+      listening: [] as number[],
+      script: [] as number[],
+    };
+    const runDaemon = async () => {
+      const { total, listening } = await coldDaemon(big, env);
+      cold.daemon.push(total);
+      cold.listening.push(listening);
+    };
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      if (round % 2 === 0) {
+        await runDaemon();
+        cold.script.push(await coldImport(script));
+      } else {
+        cold.script.push(await coldImport(script));
+        await runDaemon();
+      }
+    }
+    const coldDaemonMs = median(cold.daemon);
+    const coldListeningMs = median(cold.listening);
+    const coldScriptMs = median(cold.script);
+
+    console.error("measuring the host alone...");
+    const hostEnv: Record<string, string> = {};
+    for (const [key, value] of Object.entries(env)) {
+      if (key !== "BEEUNI_DAEMON_TOKEN") hostEnv[key] = value;
+    }
+    const hostMs = await inProcess(small, hostEnv);
+    const hostSmallEnvMs = await inProcess(small, { PATH: env.PATH ?? "" });
+
+    const latRatio = lat.daemon / lat.bare;
+    const thrRatio = thr.daemon / thr.bare;
+    const coldRatio = coldDaemonMs / coldScriptMs;
+    const verdict = (ok: boolean) => ok ? "met" : "missed";
+    const rows = [
+      "| measure | daemon | bare baseline | ratio | goal | |",
+      "| --- | ---: | ---: | ---: | --- | --- |",
+      `| median latency of one call (ms) | ${fmt(lat.daemon, 3)} | ${
+        fmt(lat.bare, 3)
+      } | ${fmt(latRatio)}x | <= 1.15x | ${verdict(latRatio <= 1.15)} |`,
+      `| throughput, ${CONCURRENCY} in flight (calls/s) | ${
+        fmt(thr.daemon, 0)
+      } | ${fmt(thr.bare, 0)} | ${fmt(thrRatio)}x | >= 0.85x | ${
+        verdict(thrRatio >= 0.85)
+      } |`,
+      `| cold start to first answer, ${COLD_TOOLS} tools (ms) | ${
+        fmt(coldDaemonMs, 0)
+      } | ${fmt(coldScriptMs, 0)} | ${fmt(coldRatio)}x | <= 1.3x | ${
+        verdict(coldRatio <= 1.3)
+      } |`,
+    ];
+    console.log(rows.join("\n"));
+    console.log(
+      `\nWhere the time goes: host.call alone, in-process, no HTTP: ${
+        fmt(hostMs, 3)
+      } ms ` +
+        `with this process's ${
+          Object.keys(hostEnv).length
+        } environment variables in context.env, ` +
+        `${
+          fmt(hostSmallEnvMs, 3)
+        } ms with one; the cold daemon printed "listening on" after ` +
+        `${fmt(coldListeningMs, 0)} ms and answered ${
+          fmt(coldDaemonMs - coldListeningMs, 0)
+        } ms later ` +
+        `(the first call starts tool_0's worker).`,
+    );
+    console.log(
+      `\n${LATENCY_CALLS} sequential calls per side after ${LATENCY_WARMUP} warm-up calls; ` +
+        `${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_CALLS} calls per side; ` +
+        `${COLD_ROUNDS} cold starts per side after one warm-up each; Deno ${Deno.version.deno}.`,
+    );
+  } finally {
+    for (const proc of procs) await proc.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();
