@@ -409,3 +409,30 @@ Deno.test("eject fills an entry left without a value (E2)", async () => {
     },
   );
 });
+
+Deno.test("eject replaces both files by rename, never writing into them (E1, E2)", async () => {
+  const manifest = "tools:\n  show: beeuni:show\n";
+  await using repo = await tempRepo({
+    "beeuni.yaml": manifest,
+    "tools/show.ts": "// old copy\n",
+  });
+  // Hard links keep the old bytes when a file is replaced by a rename; an
+  // in-place write would change them too.
+  await Deno.link(
+    join(repo.dir, "beeuni.yaml"),
+    join(repo.dir, "old_manifest"),
+  );
+  await Deno.link(join(repo.dir, "tools/show.ts"), join(repo.dir, "old_copy"));
+  const result = await beeuni(repo.dir, ["tools", "eject", "show", "--force"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await read(repo.dir, "old_manifest"), manifest);
+  assert.equal(await read(repo.dir, "old_copy"), "// old copy\n");
+  assert.equal(
+    await read(repo.dir, "beeuni.yaml"),
+    "tools:\n  show: tools/show.ts # ejected from beeuni:show\n",
+  );
+  assert.deepEqual(
+    Deno.readFileSync(join(repo.dir, "tools/show.ts")),
+    builtin("show"),
+  );
+});
