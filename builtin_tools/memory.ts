@@ -454,14 +454,19 @@ async function strReplace(
   args: Record<string, unknown>,
 ): Promise<string> {
   const target = await resolvePath(context, args.path);
-  const oldStr = requireString(args, "old_str");
-  const newStr = args.new_str === undefined || args.new_str === null
+  let oldStr = requireString(args, "old_str");
+  let newStr = args.new_str === undefined || args.new_str === null
     ? ""
     : requireString(args, "new_str");
   if (oldStr === "") {
     fail(`old_str is empty: give the exact text to replace`);
   }
   const text = await readText(target, "str_replace");
+  // In a CRLF file, text copied from `view` has bare \n line ends.
+  if (text.includes("\r\n") && !oldStr.includes("\r")) {
+    oldStr = oldStr.replaceAll("\n", "\r\n");
+    if (!newStr.includes("\r")) newStr = newStr.replaceAll("\n", "\r\n");
+  }
   const hits: number[] = [];
   for (
     let at = text.indexOf(oldStr);

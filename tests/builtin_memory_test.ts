@@ -280,6 +280,20 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
   );
 
   await t.step(
+    "memory str_replace matches text copied from a CRLF file (B4)",
+    async () => {
+      await box.reset({ "memory/w.md": "a\r\nb\r\nc\r\n" });
+      await box.call({
+        command: "str_replace",
+        path: "w.md",
+        old_str: "a\nb",
+        new_str: "A\nB",
+      });
+      assert.equal(await box.read("memory/w.md"), "A\r\nB\r\nc\r\n");
+    },
+  );
+
+  await t.step(
     "memory insert keeps a CRLF file's line endings (B4)",
     async () => {
       await box.reset({ "memory/w.md": "a\r\nc\r\n" });
