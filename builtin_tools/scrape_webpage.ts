@@ -1430,7 +1430,7 @@ const BOILERPLATE_ROLES = new Set([
 ]);
 
 const BOILERPLATE_WORDS =
-  /(^|[\s_-])(nav|navbar|navigation|menu|menubar|sidebar|breadcrumbs?|cookies?|cookie-banner|consent|gdpr|share|sharing|social|advert|advertisement|ads|ad-slot|sponsored|promo|newsletter|subscribe|skip-link|skip-to-content|site-header|site-footer|masthead|popup|modal|related-posts|comments?)($|[\s_-])/i;
+  /(^|[\s_-])(nav|navbar|navigation|menu|menubar|sidebar|breadcrumbs?|cookies?|cookie-banner|consent|gdpr|share|sharing|social|advert|advertisement|ads|ad-slot|sponsored|promo|newsletter|subscribe|skip-link|skip-to-content|site-header|site-footer|masthead|popup|modal|related-posts|comments?|footer|topbar|pagination|pager|editsection|edit-section)($|[\s_-])/i;
 
 function isHidden(element: Element): boolean {
   const attrs = element.attrs;
@@ -1520,6 +1520,11 @@ function prune(root: Element): void {
       const name = child.name;
       if (ALWAYS_DROPPED.has(name) || isHidden(child)) return false;
       if (name === "dialog" && !("open" in child.attrs)) return false;
+      if (
+        name === "a" && (child.attrs.href ?? "").startsWith("#") &&
+        /^[\s¶#§🔗]*$/u.test(textOf(child)) &&
+        !child.children.some((inner) => inner.kind === "element")
+      ) return false; // a heading's permalink mark
       if (name === "nav" || name === "aside" || name === "footer") return false;
       const role = (child.attrs.role ?? "").toLowerCase();
       if (BOILERPLATE_ROLES.has(role)) return false;
@@ -1808,6 +1813,13 @@ function renderInline(node: Node, context: RenderContext): string {
       return context.markdown ? wrapInline(children(), "~~") : children();
     case "q":
       return `"${children()}"`;
+    case "sup":
+    case "sub": {
+      const inner = children();
+      if (inner.trim() === "" || /^\s*\[/.test(inner)) return inner;
+      if (context.markdown) return `<${name}>${inner.trim()}</${name}>`;
+      return `${name === "sup" ? "^" : "_"}${inner.trim()}`;
+    }
     case "table":
       return ` ${flattenTable(node, context)} `;
     default:
@@ -1924,14 +1936,14 @@ function renderPre(element: Element, context: RenderContext): string[] {
     ...element.children.filter((child): child is Element =>
       child.kind === "element" && child.name === "code"
     ).map((child) => child.attrs.class ?? ""),
-    element.attrs["data-lang"] ?? "",
+    element.parent?.attrs.class ?? "",
+    element.parent?.parent?.attrs.class ?? "",
   ].join(" ");
+  const dataLang = element.attrs["data-lang"] ?? "";
   const language =
-    /(?:^|\s)(?:language|lang|highlight|brush:?)-?([\w+#.-]+)/.exec(classes)
-      ?.[1] ??
-      (/^[\w+#.-]+$/.test(element.attrs["data-lang"] ?? "")
-        ? element.attrs["data-lang"]
-        : "");
+    /(?:^|\s)(?:(?:language|lang|highlight)-|brush:\s*)([\w+#.-]+)/.exec(
+      classes,
+    )?.[1] ?? (/^[\w+#.-]+$/.test(dataLang) ? dataLang : "");
   const runs = code.match(/^\s*`{3,}/gm) ?? [];
   const longest = runs.reduce(
     (max, run) => Math.max(max, run.trim().length),
@@ -2038,9 +2050,6 @@ const RICH_IN_CELL = new Set([
   "h4",
   "h5",
   "h6",
-  "ul",
-  "ol",
-  "dl",
   "pre",
   "blockquote",
   "hr",

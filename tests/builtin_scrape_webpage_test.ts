@@ -342,6 +342,86 @@ Last paragraph with an unfinished tag at the end`,
   );
 
   await t.step(
+    "reads an encyclopedia page: infobox table with a list, footnote marks, no edit links, navigation boxes or footer",
+    async () => {
+      const page = await fixture("encyclopedia.html");
+      await using server = serve(() => html(page));
+      const output = success(
+        await call(ALLOW, { url: `${server.url}/wiki/Teapot` }),
+      );
+      assert.equal(output.title, "Teapot - Wikipedia");
+      assert.equal(
+        output.content,
+        `# Teapot
+
+From Wikipedia, the free encyclopedia
+
+| Teapot |  |
+| --- | --- |
+| [![](http://upload.example/Teapot.jpg)](${server.url}/wiki/File:Teapot.jpg)<br>A porcelain teapot |  |
+| Type | Vessel |
+| Uses | - Steeping tea<br>- Serving |
+
+A **teapot** is a vessel used for steeping [tea](${server.url}/wiki/Tea) leaves[1].
+
+## History
+
+Teapots appeared in China[2].
+
+## References
+
+1. ^ Smith, J. *Teapots*. 1999.`,
+      );
+    },
+  );
+
+  await t.step(
+    "reads a reference page: <base href>, definition lists, highlighted code with its language, permalink marks dropped",
+    async () => {
+      const page = await fixture("reference_docs.html");
+      await using server = serve(() => html(page));
+      const output = success(
+        await call(ALLOW, { url: `${server.url}/parse_args.html` }),
+      );
+      assert.equal(output.title, "parse_args — Docs");
+      assert.equal(
+        output.content,
+        `# parse_args
+
+**\`parse_args\`(*argv*, *\\**, *strict=True*)**
+
+: Parse argv into options.
+
+  Note
+
+  Unknown options raise \`UsageError\`.
+
+\`\`\`python
+from tool import parse_args
+opts = parse_args(["--x"])
+\`\`\`
+
+See [![API](https://docs.example/en/latest/icon.png)](https://docs.example/en/api/index.html) and [odd link](http://example.com/a%20b%28c%29).
+
+Footnote[1] here. Math: 2<sup>10</sup> = 1024. Use \`Ctrl\`+\`C\`.
+
+\\# not a heading, 1. not a list, - not a bullet, \\*stars\\* and \\_under\\_ and snake_case_word.
+
+5. five
+6. six
+
+Line one  
+Line two  
+Line three
+
+More
+
+Hidden by default but present.`,
+      );
+    },
+  );
+
+  await t.step(
     "decodes Shift_JIS and windows-1252 pages declared by header or by <meta>",
     async () => {
       const sjis = await fixture("shift_jis.html");
