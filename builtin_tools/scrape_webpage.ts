@@ -58,7 +58,7 @@ interface ScrapeArgs {
   offset: number;
 }
 
-const DEFAULT_MAX_LENGTH = 50_000;
+const DEFAULT_MAX_LENGTH = 20_000;
 const MAX_MAX_LENGTH = 1_000_000;
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;

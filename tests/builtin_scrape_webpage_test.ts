@@ -550,6 +550,17 @@ Hidden by default but present.`,
   );
 
   await t.step(
+    "returns at most 20,000 characters when max_length is not given",
+    async () => {
+      const body = "x".repeat(25_000);
+      await using server = serve(() => html(body, "text/plain"));
+      const output = success(await call(ALLOW, { url: server.url }));
+      assert.equal(output.content, body.slice(0, 20_000));
+      assert.equal(output.next_offset, 20_000);
+    },
+  );
+
+  await t.step(
     "follows redirects and reports the final URL; stops after 10 and at a loop",
     async () => {
       await using server = serve((url) => {
