@@ -94,6 +94,29 @@ const server = Deno.serve({
 Deno.addSignalListener("SIGTERM", () => server.shutdown());
 `;
 
+/**
+ * The daemon's HTTP layer (token, Host check, body limit, routing, abort
+ * wiring) over an in-memory host that answers in the same thread: the
+ * daemon minus the tool host.
+ */
+function httpLayerServer(): string {
+  const url = new URL("../lib/daemon_http.ts", import.meta.url).href;
+  return `import { createHandler } from ${JSON.stringify(url)};
+const host = {
+  list: () => [],
+  call: (call) => Promise.resolve({ ok: true, output: String(call.args.text) }),
+  stopSession: () => 0,
+  running: () => 0,
+};
+const server = Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log("listening on http://127.0.0.1:" + port),
+}, createHandler({ host, token: ${JSON.stringify(TOKEN)} }));
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+}
+
 /** Imports every module like the daemon's check does, then runs tool_0 once. */
 function importScript(dir: string, count: number): string {
   const lines = [
@@ -312,9 +335,17 @@ async function main(): Promise<void> {
     procs.push(daemon);
     const bare = await spawnServer(["run", "-A", "--quiet", bareScript], env);
     procs.push(bare);
+    const layerScript = join(root, "http_layer_server.ts");
+    write(layerScript, httpLayerServer());
+    const layer = await spawnServer(
+      ["run", "-A", "--quiet", layerScript],
+      env,
+    );
+    procs.push(layer);
     const targets = {
       daemon: `${daemon.url}/beeuni/tools/echo`,
       bare: `${bare.url}/`,
+      layer: `${layer.url}/beeuni/tools/echo`,
     };
 
     console.error("measuring latency...");
@@ -381,6 +412,14 @@ async function main(): Promise<void> {
         verdict(coldRatio <= 1.3)
       } |`,
     ];
+    rows.push(
+      `| (HTTP layer alone, in-memory host) latency (ms) | ${
+        fmt(lat.layer, 3)
+      } | ${fmt(lat.bare, 3)} | ${fmt(lat.layer / lat.bare)}x | | |`,
+      `| (HTTP layer alone, in-memory host) throughput (calls/s) | ${
+        fmt(thr.layer, 0)
+      } | ${fmt(thr.bare, 0)} | ${fmt(thr.layer / thr.bare)}x | | |`,
+    );
     console.log(rows.join("\n"));
     console.log(
       `\nWhere the time goes: host.call alone, in-process, no HTTP: ${

@@ -96,6 +96,9 @@ export interface HandlerOptions {
   log?: (line: string) => void;
 }
 
+/** How long a call runs before the handler starts watching for the caller going away. */
+const WATCH_DELAY_MS = 5;
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
@@ -266,15 +269,23 @@ export function createHandler(
 
   async function callTool(request: Request, name: string): Promise<Response> {
     const body = parseCallBody(await readBody(request, limit));
-    // Deno fires request.signal after every completed response too: only
-    // treat it as the caller going away while the call is still running.
+    // The caller going away aborts the call (T5). The request's signal is
+    // only looked at once the call has run for WATCH_DELAY_MS: a quick call
+    // never pays for it, and a signal first read after a disconnect still
+    // fires. Deno also fires it after every completed response (legacy
+    // behaviour), so it only counts while the call is running.
     const controller = new AbortController();
     let running = true;
+    let watched: AbortSignal | undefined;
     const onAbort = () => {
       if (running) controller.abort(new Error("the caller went away"));
     };
-    request.signal.addEventListener("abort", onAbort, { once: true });
-    if (request.signal.aborted) onAbort();
+    const watch = setTimeout(() => {
+      if (!running) return;
+      watched = request.signal;
+      watched.addEventListener("abort", onAbort, { once: true });
+      if (watched.aborted) onAbort();
+    }, WATCH_DELAY_MS);
     let outcome: HostOutcome;
     try {
       outcome = await host.call({
@@ -287,7 +298,8 @@ export function createHandler(
       });
     } finally {
       running = false;
-      request.signal.removeEventListener("abort", onAbort);
+      clearTimeout(watch);
+      watched?.removeEventListener("abort", onAbort);
     }
     if (outcome.ok) {
       const result: Record<string, unknown> = { output: outcome.output };
