@@ -321,6 +321,7 @@ async function main(): Promise<void> {
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
     XDG_STATE_HOME: state,
+    XDG_CONFIG_HOME: join(root, "config"),
     BEEUNI_DAEMON_TOKEN: TOKEN,
   };
   const procs: Proc[] = [];

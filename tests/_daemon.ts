@@ -98,6 +98,8 @@ export async function startDaemon(
       NO_COLOR: "1",
       RUST_BACKTRACE: "0",
       XDG_STATE_HOME: state,
+      // The daemon writes opencode's plugin under XDG_CONFIG_HOME: keep it here.
+      XDG_CONFIG_HOME: join(state, "config"),
       ...options.env,
     },
   }).spawn();

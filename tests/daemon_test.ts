@@ -702,6 +702,64 @@ Deno.test("a non-loopback --hostname is refused unless --allow-remote (D7)", asy
   );
 });
 
+Deno.test("the daemon refuses a short BEEUNI_DAEMON_TOKEN and a folder without beeuni.yaml (D7, M1)", async () => {
+  await using repo = await project();
+  await assert.rejects(
+    startDaemon(repo.dir, { env: { BEEUNI_DAEMON_TOKEN: "short" } }),
+    /BEEUNI_DAEMON_TOKEN must be at least 16 characters/,
+  );
+  const empty = await Deno.makeTempDir({ prefix: "beeuni_empty_" });
+  try {
+    await assert.rejects(
+      startDaemon(empty),
+      /no beeuni\.yaml found in ".*" or any folder above it/,
+    );
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+  }
+});
+
+Deno.test("a changed tool module alone is reloaded and a load failure is logged (D5, T8)", async () => {
+  await using repo = await project();
+  await using daemon = await startDaemon(repo.dir);
+  // A first call starts the tool's worker on the current module.
+  assert.deepEqual(
+    (await daemon.call("echo", { args: { text: "x" }, ...CALL })).body,
+    { output: "echo:x" },
+  );
+  await Deno.writeTextFile(
+    join(repo.dir, "tools/echo.ts"),
+    TOOLS["tools/echo.ts"].replace('"echo:"', '"v2:"'),
+  );
+  await waitFor(
+    "the new module",
+    async () =>
+      (await daemon.call("echo", { args: { text: "x" }, ...CALL })).body
+        .output === "v2:x",
+  );
+  assert.match(daemon.stderr(), /reloaded after a change to tools\/echo\.ts/);
+  await Deno.writeTextFile(
+    join(repo.dir, "tools/fail.ts"),
+    "export default { description: 'no execute', parameters: { type: 'object' } };\n",
+  );
+  await waitFor(
+    "the load failure",
+    () => daemon.stderr().includes("[tools] project tools that did not load"),
+  );
+  assert.match(
+    daemon.stderr(),
+    /\[tools\] {3}fail: execute must be a function/,
+  );
+  assert.deepEqual(await daemon.call("fail", { args: {}, ...CALL }), {
+    status: 404,
+    body: { error: "no tool named fail is loaded" },
+  });
+  assert.deepEqual(
+    (await daemon.call("echo", { args: { text: "y" }, ...CALL })).body,
+    { output: "v2:y" },
+  );
+});
+
 Deno.test("beeuni daemon serves the same API as daemon.ts (D2)", async () => {
   await using repo = await project();
   await using daemon = await startDaemon(repo.dir, { viaCli: true });
