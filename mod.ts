@@ -25,3 +25,23 @@ export * from "./lib/validate.ts";
 export * from "./lib/project.ts";
 export * from "./lib/diagnostics_format.ts";
 export * from "./lib/host.ts";
+export {
+  createHandler,
+  type DaemonHost,
+  DEFAULT_MAX_BODY_BYTES,
+  type HandlerOptions,
+  type HostCall,
+  type HostOutcome,
+  isLoopbackHostHeader,
+  type ListedTool,
+} from "./lib/daemon_http.ts";
+export {
+  isSecretName,
+  readSecrets,
+  removeSecret,
+  SECRET_NAME_PATTERN,
+  secretNames,
+  type SecretsEnv,
+  secretsFile,
+  setSecret,
+} from "./lib/secrets.ts";
