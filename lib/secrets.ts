@@ -9,8 +9,8 @@
  * `BEEUNI_SECRETS_FILE` when that variable is set.
  *
  * @example Store, read and remove a secret
- * ```ts
- * import { readSecrets, removeSecret, setSecret } from "./secrets.ts";
+ * ```ts ignore
+ * import { readSecrets, removeSecret, setSecret } from "@beeuni/tools";
  * const env = { BEEUNI_SECRETS_FILE: "/tmp/example_secrets.json" };
  * setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
  * readSecrets("/work/project", env); // { WEATHER_API_KEY: "abc123" }
