@@ -760,6 +760,52 @@ Deno.test("a changed tool module alone is reloaded and a load failure is logged 
   );
 });
 
+Deno.test("hostile tools fail alone while another tool keeps answering over HTTP (T5, D2)", async () => {
+  await using repo = await project({
+    "tools/spin.ts":
+      `export default { description: "Loops", parameters: { type: "object" }, execute() { while (true) {} } };\n`,
+    "tools/quit.ts":
+      `export default { description: "Exits", parameters: { type: "object" }, execute() { (globalThis.Deno ?? globalThis.process).exit(3); } };\n`,
+    "tools/leak.ts":
+      `export default { description: "Leaks", parameters: { type: "object" }, execute() { Promise.reject(new Error("leaked")); return "fine"; } };\n`,
+    "beeuni.yaml": MANIFEST.replace(
+      "tools:\n",
+      "tools:\n  spin: tools/spin.ts\n  quit: tools/quit.ts\n  leak: tools/leak.ts\n",
+    ),
+  });
+  await using daemon = await startDaemon(repo.dir, {
+    args: ["--timeout-ms", "1500"],
+  });
+  const hostile = Promise.all(
+    ["spin", "quit", "leak"].map((name) =>
+      daemon.call(name, { args: {}, ...CALL })
+    ),
+  );
+  const answers: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const { status, body } = await daemon.call("echo", {
+      args: { text: String(i) },
+      ...CALL,
+    });
+    assert.equal(status, 200);
+    answers.push(body.output as string);
+  }
+  assert.equal(answers.length, 20);
+  const [spin, quit, leak] = await hostile;
+  assert.equal(spin.status, 200);
+  assert.match(spin.body.error as string, /1500 ms/);
+  assert.equal(quit.status, 200);
+  assert.equal(typeof quit.body.error, "string");
+  assert.equal(leak.status, 200);
+  // The daemon still serves every tool, the hostile ones included.
+  assert.deepEqual(
+    (await daemon.call("echo", { args: { text: "end" }, ...CALL })).body,
+    { output: "echo:end" },
+  );
+  const health = await (await daemon.fetch("/beeuni/health")).json();
+  assert.equal(health.ok, true);
+});
+
 Deno.test("beeuni daemon serves the same API as daemon.ts (D2)", async () => {
   await using repo = await project();
   await using daemon = await startDaemon(repo.dir, { viaCli: true });
