@@ -9,7 +9,7 @@
 
 import { Worker } from "node:worker_threads";
 
-const WORKER_URL = new URL("./_host_worker.ts", import.meta.url);
+const WORKER_URL = new URL("./_host_boot.js", import.meta.url);
 
 /** A module to load: the tool's name and its absolute `file://` URL. */
 export interface ModuleRef {
@@ -43,7 +43,7 @@ export interface PoolOptions {
 }
 
 /** How long a worker has to answer a ping before it is deemed stuck. */
-const PING_MS = 1_000;
+const PING_MS = 2_000;
 
 function spawn(
   data: Record<string, unknown>,
@@ -163,6 +163,9 @@ export class ToolWorker {
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #pinging = false;
+  #ready = false;
+  #checkWhenReady = false;
+  #held: (() => void)[] = [];
   #closed = false;
 
   constructor(name: string, url: string, options: PoolOptions) {
@@ -181,8 +184,15 @@ export class ToolWorker {
       { mode: "run", name: this.#name, url: this.#url },
       this.#options.heapMb,
     );
+    this.#ready = false;
     worker.on("message", (msg: Record<string, unknown>) => {
-      if (msg.t === "result") {
+      if (msg.t === "ready") {
+        this.#ready = true;
+        if (this.#checkWhenReady) {
+          this.#checkWhenReady = false;
+          this.#check();
+        }
+      } else if (msg.t === "result") {
         const id = msg.id as number;
         this.#settle(
           id,
@@ -251,6 +261,13 @@ export class ToolWorker {
         error: `the call to tool "${this.#name}" was aborted`,
       });
     }
+    if (this.#pinging || this.#checkWhenReady) {
+      // A health check is under way: wait for its verdict, so the call does
+      // not land in a worker about to be replaced.
+      return new Promise<void>((resume) => this.#held.push(resume)).then(() =>
+        this.call(args, context, timeoutMs, signal)
+      );
+    }
     const worker = this.#worker ?? this.#start();
     const id = this.#nextId++;
     return new Promise<RawOutcome>((resolve) => {
@@ -304,6 +321,11 @@ export class ToolWorker {
   #check(): void {
     const worker = this.#worker;
     if (!worker || this.#pinging) return;
+    if (!this.#ready) {
+      // A worker still starting cannot answer yet; ask once it is up.
+      this.#checkWhenReady = true;
+      return;
+    }
     this.#pinging = true;
     const id = -this.#nextId++;
     const onMessage = (msg: Record<string, unknown>) => {
@@ -313,15 +335,17 @@ export class ToolWorker {
       clearTimeout(timer);
       worker.off("message", onMessage);
       this.#pinging = false;
-      if (alive || this.#worker !== worker) return;
-      this.#worker = undefined;
-      this.#options.log(
-        `[tools] ${this.#name}: worker stopped answering; replaced`,
-      );
-      void worker.terminate();
-      this.#failAll(
-        `the worker running tool "${this.#name}" stopped answering (a call blocked it) and was replaced`,
-      );
+      if (!alive && this.#worker === worker) {
+        this.#worker = undefined;
+        this.#options.log(
+          `[tools] ${this.#name}: worker stopped answering; replaced`,
+        );
+        void worker.terminate();
+        this.#failAll(
+          `the worker running tool "${this.#name}" stopped answering (a call blocked it or it ran out of memory) and was replaced`,
+        );
+      }
+      for (const resume of this.#held.splice(0)) resume();
     };
     const timer = setTimeout(() => done(false), PING_MS);
     worker.on("message", onMessage);
@@ -331,6 +355,7 @@ export class ToolWorker {
   /** Stops the worker; running calls end with an error. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const resume of this.#held.splice(0)) resume();
     this.#failAll(`tool "${this.#name}" was shut down`);
     const worker = this.#worker;
     this.#worker = undefined;

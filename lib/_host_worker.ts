@@ -44,7 +44,6 @@ const data = workerData as {
   name?: string;
   url?: string;
 };
-let current = "";
 
 const send = (message: unknown): void => port.postMessage(message);
 
@@ -78,19 +77,30 @@ try {
 } catch {
   // As above.
 }
-process.on("unhandledRejection", (reason: unknown) => {
-  send({ t: "log", text: `unhandled rejection: ${thrownMessage(reason)}` });
-});
-process.on("uncaughtException", (error: unknown) => {
-  send({ t: "log", text: `uncaught exception: ${thrownMessage(error)}` });
-});
-globalThis.addEventListener?.("unhandledrejection", (event) => {
-  event.preventDefault();
-});
-globalThis.addEventListener?.("error", (event) => {
-  event.preventDefault();
-  send({ t: "log", text: `uncaught exception: ${thrownMessage(event.error)}` });
-});
+const events = typeof globalThis.addEventListener === "function";
+if (events) {
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    event.preventDefault();
+    send({
+      t: "log",
+      text: `unhandled rejection: ${thrownMessage(event.reason)}`,
+    });
+  });
+  globalThis.addEventListener("error", (event) => {
+    event.preventDefault();
+    send({
+      t: "log",
+      text: `uncaught exception: ${thrownMessage(event.error)}`,
+    });
+  });
+} else {
+  process.on("unhandledRejection", (reason: unknown) => {
+    send({ t: "log", text: `unhandled rejection: ${thrownMessage(reason)}` });
+  });
+  process.on("uncaughtException", (error: unknown) => {
+    send({ t: "log", text: `uncaught exception: ${thrownMessage(error)}` });
+  });
+}
 
 const BUN_HINT =
   "Bun APIs exist only when the daemon runs under Bun: this daemon runs under Deno; start it with bun to use them, or use node:* modules instead";
@@ -181,7 +191,6 @@ async function importTool(
 
 async function loadAll(tools: { name: string; url: string }[]): Promise<void> {
   await Promise.all(tools.map(async ({ name, url }) => {
-    current = name;
     const result = await importTool(url);
     if ("reason" in result) {
       send({ t: "loaded", name, ok: false, reason: result.reason });
@@ -232,6 +241,7 @@ async function run(
       });
       return;
     }
+    if (controller.signal.aborted) return;
     const value = await module.tool.execute(args, {
       ...context,
       signal: controller.signal,
@@ -270,5 +280,4 @@ port.on("message", (msg: Inbound) => {
   }
 });
 
-void current;
 send({ t: "ready", mode: data.mode });
