@@ -40,7 +40,7 @@ import {
 import { manifestFileFor } from "./lib/commands/secrets.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "./lib/daemon_http.ts";
 import { prepareToken, removeTokenFile } from "./lib/daemon_token.ts";
-import { isReloadTrigger, watchedDirs } from "./lib/daemon_watch.ts";
+import { isReloadTrigger, watchTargets } from "./lib/daemon_watch.ts";
 import { syncOpencodeConfig } from "./lib/opencode_agents.ts";
 import type { Host } from "./lib/host.ts";
 import { readSecrets } from "./lib/secrets.ts";
@@ -203,6 +203,7 @@ export async function startDaemon(
   // Hot reload (D5): watch, debounce, reload, watch the new set of folders.
   let watcher: Watcher | undefined;
   let watchedKey = "";
+  let watchedManifests = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let reloading = false;
   let again = false;
@@ -212,13 +213,16 @@ export async function startDaemon(
 
   const rewatch = () => {
     if (closed || options.watch === false) return;
-    const dirs = watchedDirs(root, manifestPath);
+    const { dirs, manifests } = watchTargets(root, manifestPath);
+    watchedManifests = new Set(manifests);
     const key = dirs.join("\n");
     if (key === watchedKey) return;
     watcher?.close();
     watchedKey = key;
     watcher = watchDirs(dirs, (paths) => {
-      const relevant = paths.filter(isReloadTrigger);
+      const relevant = paths.filter((path) =>
+        isReloadTrigger(path, watchedManifests)
+      );
       if (relevant.length === 0 || closed) return;
       for (const path of relevant) changed.add(relative(root, path));
       clearTimeout(timer);
@@ -237,6 +241,13 @@ export async function startDaemon(
     const files = [...changed].sort();
     changed.clear();
     const what = files.length > 0 ? files.join(", ") : "the project";
+    // Watch what the manifest on disk names before the host reads it, so an
+    // edit in a newly imported file's folder during the reload is not missed.
+    try {
+      rewatch();
+    } catch {
+      // Reported by the rewatch after the reload.
+    }
     try {
       const result = await host.reload();
       if (result.ok) {

@@ -7,15 +7,12 @@
  * @module
  */
 
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { parseManifest } from "./manifest.ts";
 
-/** File extensions whose change triggers a reload. */
-export const RELOAD_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".yaml",
-  ".yml",
-  ".json",
+/** Extensions of module files whose change in a watched folder triggers a reload. */
+export const MODULE_EXTENSIONS: ReadonlySet<string> = new Set([
   ".ts",
   ".tsx",
   ".mts",
@@ -26,11 +23,35 @@ export const RELOAD_EXTENSIONS: ReadonlySet<string> = new Set([
   ".cjs",
 ]);
 
-/** Whether a change to `path` may change the tool set: a manifest, module or data file. */
-export function isReloadTrigger(path: string): boolean {
+/** What to watch: folders, and the manifest files among their entries. */
+export interface WatchTargets {
+  /** Absolute folders to watch (not recursively), sorted. */
+  dirs: string[];
+  /** Absolute paths of the root manifest and every import named, read or not. */
+  manifests: string[];
+}
+
+/**
+ * Whether a change to the absolute `path` may change the tool set: one of
+ * the `manifests`, or a module file (`.ts`, `.js`, …) that is not hidden.
+ * Data files that tools write (`.json`, logs, …) never trigger a reload.
+ */
+export function isReloadTrigger(
+  path: string,
+  manifests: ReadonlySet<string>,
+): boolean {
+  if (manifests.has(path)) return true;
   const name = path.split(/[\\/]/).pop() ?? "";
   if (name.startsWith(".")) return false;
-  return RELOAD_EXTENSIONS.has(extname(name).toLowerCase());
+  return MODULE_EXTENSIONS.has(extname(name).toLowerCase());
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function inside(root: string, path: string): boolean {
@@ -39,14 +60,16 @@ function inside(root: string, path: string): boolean {
 }
 
 /**
- * The absolute folders to watch for the project at `root` whose root
- * manifest is `manifestPath` (repo-relative): the folders of every manifest
- * file read, every import named and every tool module declared, inside the
- * project only. Never throws: a broken manifest still yields the folders of
- * the files it could read.
+ * What to watch for the project at `root` whose root manifest is
+ * `manifestPath` (repo-relative): the folders of every manifest file read,
+ * every import named and every tool module declared, inside the project
+ * only, and the manifest files themselves. Never throws: a broken manifest
+ * still yields what it could read.
  */
-export function watchedDirs(root: string, manifestPath: string): string[] {
-  const absoluteRoot = resolve(root);
+export function watchTargets(root: string, manifestPath: string): WatchTargets {
+  // Folders are watched by their real path, so the paths of the events
+  // match on systems that report real paths.
+  const absoluteRoot = realPath(resolve(root));
   const manifest = parseManifest(absoluteRoot, manifestPath, (path) => {
     try {
       return readFileSync(join(absoluteRoot, path), "utf8");
@@ -54,22 +77,23 @@ export function watchedDirs(root: string, manifestPath: string): string[] {
       return undefined;
     }
   });
-  const dirs = new Set<string>([
-    absoluteRoot,
-    dirname(join(absoluteRoot, manifestPath)),
-  ]);
-  const add = (repoRelative: string) => {
+  const rootManifest = resolve(absoluteRoot, manifestPath);
+  const dirs = new Set<string>([absoluteRoot, dirname(rootManifest)]);
+  const manifests = new Set<string>([rootManifest]);
+  const add = (repoRelative: string, isManifest: boolean) => {
     const full = resolve(absoluteRoot, repoRelative);
-    if (inside(absoluteRoot, full)) dirs.add(dirname(full));
+    if (!inside(absoluteRoot, full)) return;
+    dirs.add(dirname(full));
+    if (isManifest) manifests.add(full);
   };
   for (const file of manifest.files) {
-    add(file.path);
-    for (const entry of file.imports) add(entry.path);
+    add(file.path, true);
+    for (const entry of file.imports) add(entry.path, true);
     for (const tool of file.tools) {
       if (typeof tool.value === "string" && !tool.value.startsWith("beeuni:")) {
-        add(tool.value);
+        add(tool.value, false);
       }
     }
   }
-  return [...dirs].sort();
+  return { dirs: [...dirs].sort(), manifests: [...manifests].sort() };
 }

@@ -468,7 +468,12 @@ Deno.test("POST /beeuni/sessions/<id>/stop aborts every running call of that ses
       assert.equal(result.status, 200);
       assert.equal(typeof result.body.error, "string");
     }
-    assert.ok(exists(join(a, "aborted")) && exists(join(b, "aborted")));
+    // The answer comes as soon as the call is aborted; the tool sees its
+    // signal a moment later.
+    await waitFor(
+      "both tools to see the abort",
+      () => exists(join(a, "aborted")) && exists(join(b, "aborted")),
+    );
     assert.ok(!exists(join(other, "aborted")));
     const none = await daemon.fetch("/beeuni/sessions/turn-1/stop", {
       method: "POST",
@@ -758,6 +763,40 @@ Deno.test("a changed tool module alone is reloaded and a load failure is logged 
     (await daemon.call("echo", { args: { text: "y" }, ...CALL })).body,
     { output: "v2:y" },
   );
+});
+
+Deno.test("a new imported file in a new folder is watched after the reload that adds it; data files never reload (D5)", async () => {
+  await using repo = await project();
+  await using daemon = await startDaemon(repo.dir);
+  const names = async () =>
+    ((await (await daemon.fetch("/beeuni/tools")).json()).tools as {
+      name: string;
+    }[]).map((tool) => tool.name);
+  // A tool writing data next to the manifest does not reload the project.
+  await Deno.writeTextFile(join(repo.dir, "data.json"), "{}\n");
+  await Deno.writeTextFile(join(repo.dir, "tools/notes.json"), "[]\n");
+  await Deno.mkdir(join(repo.dir, "config"));
+  await Deno.writeTextFile(
+    join(repo.dir, "config/more.yaml"),
+    "tools:\n  more: tools/echo.ts\n",
+  );
+  await Deno.writeTextFile(
+    join(repo.dir, "beeuni.yaml"),
+    MANIFEST + "imports:\n  - config/more.yaml\n",
+  );
+  await waitFor("the import", async () => (await names()).includes("more"));
+  // config/ was not watched before; now an edit there alone is picked up.
+  await Deno.writeTextFile(
+    join(repo.dir, "config/more.yaml"),
+    "tools:\n  more: tools/echo.ts\n  more2: tools/echo.ts\n",
+  );
+  await waitFor(
+    "the edit of the imported file",
+    async () => (await names()).includes("more2"),
+  );
+  assert.match(daemon.stderr(), /after a change to config\/more\.yaml/);
+  assert.ok(!daemon.stderr().includes("data.json"));
+  assert.ok(!daemon.stderr().includes("notes.json"));
 });
 
 Deno.test("hostile tools fail alone while another tool keeps answering over HTTP (T5, D2)", async () => {
