@@ -38,6 +38,8 @@ export type RawOutcome =
 export interface PoolOptions {
   /** Heap limit per worker, in MB. */
   heapMb: number;
+  /** Where run workers come from; a fresh one each time when absent. */
+  spares?: SpareWorkers;
   /** Where worker-side problems (unhandled rejections, exits) are logged. */
   log: (line: string) => void;
 }
@@ -60,6 +62,69 @@ function spawn(
   });
 }
 
+/** A started worker and whether its script is up and listening. */
+interface Started {
+  worker: Worker;
+  ready: boolean;
+}
+
+function startRun(heapMb: number): Started {
+  const started: Started = {
+    worker: spawn({ mode: "run" }, heapMb),
+    ready: false,
+  };
+  const onReady = (msg: Record<string, unknown>) => {
+    if (msg.t !== "ready") return;
+    started.ready = true;
+    started.worker.off("message", onReady);
+  };
+  started.worker.on("message", onReady);
+  return started;
+}
+
+/**
+ * Keeps one started run worker in reserve, so that a tool's first call
+ * does not wait for a worker to start.
+ */
+export class SpareWorkers {
+  #heapMb: number;
+  #spare?: Started;
+  #closed = false;
+
+  constructor(heapMb: number) {
+    this.#heapMb = heapMb;
+  }
+
+  /** Starts the reserve worker if there is none. */
+  fill(): void {
+    if (this.#closed || this.#spare) return;
+    this.#spare = startRun(this.#heapMb);
+    this.#spare.worker.on("error", () => {});
+    this.#spare.worker.on("exit", () => {
+      this.#spare = undefined;
+    });
+  }
+
+  /** A started worker: the reserve one if any (a new reserve is started soon after), otherwise a new one. */
+  take(): Started {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (!spare) return startRun(this.#heapMb);
+    spare.worker.removeAllListeners("exit");
+    spare.worker.removeAllListeners("error");
+    setTimeout(() => this.fill(), 50);
+    return spare;
+  }
+
+  /** Stops the reserve worker. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare) await spare.worker.terminate();
+  }
+}
+
 /**
  * Imports every module in one worker and reports each; a module that stalls
  * the loader (an endless loop or an exit at import time) is retried alone
@@ -69,10 +134,14 @@ export async function loadModules(
   modules: ModuleRef[],
   timeoutMs: number,
   options: PoolOptions,
+  loader?: Worker,
 ): Promise<LoadReport[]> {
-  if (modules.length === 0) return [];
+  if (modules.length === 0) {
+    if (loader) await loader.terminate();
+    return [];
+  }
   const reports = new Map<string, LoadReport>();
-  const outcome = await loadIn(modules, timeoutMs, options, reports);
+  const outcome = await loadIn(modules, timeoutMs, options, reports, loader);
   if (outcome === "done") return modules.map((m) => reports.get(m.name)!);
   const left = modules.filter((m) => !reports.has(m.name));
   if (modules.length > 1) {
@@ -109,9 +178,10 @@ function loadIn(
   timeoutMs: number,
   options: PoolOptions,
   reports: Map<string, LoadReport>,
+  loader?: Worker,
 ): Promise<string> {
   return new Promise((resolve) => {
-    const worker = spawn({ mode: "load" }, options.heapMb);
+    const worker = loader ?? startLoader(options.heapMb);
     let settled = false;
     const finish = (how: string) => {
       if (settled) return;
@@ -124,8 +194,7 @@ function loadIn(
     };
     const timer = setTimeout(() => finish("timeout"), timeoutMs);
     worker.on("message", (msg: Record<string, unknown>) => {
-      if (msg.t === "ready") worker.postMessage({ t: "load", tools: modules });
-      else if (msg.t === "loaded") {
+      if (msg.t === "loaded") {
         const report = msg as unknown as LoadReport & { t?: string };
         delete report.t;
         reports.set(report.name, report);
@@ -133,7 +202,17 @@ function loadIn(
     });
     worker.on("error", (error: Error) => finish(`error: ${error.message}`));
     worker.on("exit", (code: number) => finish(`exit code ${code}`));
+    // Queued until the worker's script listens.
+    worker.postMessage({ t: "load", tools: modules });
   });
+}
+
+/**
+ * Starts a loader worker ahead of {@linkcode loadModules}, so that its start
+ * overlaps reading the manifest.
+ */
+export function startLoader(heapMb: number): Worker {
+  return spawn({ mode: "load" }, heapMb);
 }
 
 interface Pending {
@@ -180,11 +259,11 @@ export class ToolWorker {
   }
 
   #start(): Worker {
-    const worker = spawn(
-      { mode: "run", name: this.#name, url: this.#url },
-      this.#options.heapMb,
-    );
-    this.#ready = false;
+    const started = this.#options.spares?.take() ??
+      startRun(this.#options.heapMb);
+    const worker = started.worker;
+    worker.postMessage({ t: "init", name: this.#name, url: this.#url });
+    this.#ready = started.ready;
     worker.on("message", (msg: Record<string, unknown>) => {
       if (msg.t === "ready") {
         this.#ready = true;

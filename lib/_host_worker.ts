@@ -4,8 +4,9 @@
  * - `load`: imports every module it is sent, checks its default export
  *   (T1, T8) and reports each tool's description and parameters or the
  *   reason it did not load.
- * - `run`: imports one tool module and runs its `execute` for each call
- *   message, with an `AbortSignal` per call (T5).
+ * - `run`: imports one tool module (named by an `init` message) and runs
+ *   its `execute` for each call message, with an `AbortSignal` per call
+ *   (T5). Such a worker may be started before it knows its tool.
  *
  * Process exits are turned into errors and unhandled rejections are
  * reported instead of ending the worker.
@@ -22,6 +23,7 @@ type Inbound =
   | { t: "load"; tools: { name: string; url: string }[] }
   | { t: "call"; id: number; args: unknown; context: CallContextData }
   | { t: "abort"; id: number }
+  | { t: "init"; name: string; url: string }
   | { t: "ping"; id: number };
 
 /** The serializable part of `context`. */
@@ -268,6 +270,10 @@ port.on("message", (msg: Inbound) => {
       break;
     case "call":
       void run(msg.id, msg.args, msg.context);
+      break;
+    case "init":
+      data.name = msg.name;
+      data.url = msg.url;
       break;
     case "abort":
       controllers.get(msg.id)?.abort(

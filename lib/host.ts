@@ -26,8 +26,8 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
+import type { Worker } from "node:worker_threads";
 import { randomBytes } from "node:crypto";
-import { Ajv } from "ajv";
 import { agentMaySee } from "./agents.ts";
 import { loadProject, type Project } from "./project.ts";
 import { findAgent } from "./resolve.ts";
@@ -40,10 +40,17 @@ import type {
 } from "./types.ts";
 import { overLimits, truncatedText } from "./_host_output.ts";
 import {
+  argumentErrors,
+  schemaCompiler,
+  type Validator,
+} from "./_host_schema.ts";
+import {
   type ContextData,
   loadModules,
   type ModuleRef,
   type RawOutcome,
+  SpareWorkers,
+  startLoader,
   ToolWorker,
 } from "./_host_pool.ts";
 
@@ -158,7 +165,7 @@ export interface Host {
 
 interface LoadedTool extends HostedTool {
   url: string;
-  validate?: ((args: unknown) => boolean) & { errors?: unknown };
+  validate?: Validator;
 }
 
 interface Runtime {
@@ -185,48 +192,12 @@ function baseEnv(options: HostOptions): Record<string, string> {
   return env;
 }
 
-function newAjv(): Ajv {
-  return new Ajv({ strict: false, allErrors: true, validateFormats: false });
-}
-
-/** Ajv's errors as one message naming each field. */
-function argumentErrors(errors: unknown): string {
-  const list = Array.isArray(errors) ? errors : [];
-  const parts = list.map((e: Record<string, unknown>) => {
-    const params = (e.params ?? {}) as Record<string, unknown>;
-    const path = String(e.instancePath ?? "").replace(/^\//, "").replaceAll(
-      "/",
-      ".",
-    );
-    if (e.keyword === "required") {
-      const field = path
-        ? `${path}.${params.missingProperty}`
-        : String(params.missingProperty);
-      return `missing required field "${field}"`;
-    }
-    if (e.keyword === "additionalProperties") {
-      const field = path
-        ? `${path}.${params.additionalProperty}`
-        : String(params.additionalProperty);
-      return `unknown field "${field}"`;
-    }
-    return path ? `field "${path}" ${e.message}` : `the arguments ${e.message}`;
-  });
-  return parts.join("; ");
-}
-
-/** A schema as Ajv's default draft compiles it: a `$schema` URL of a newer draft is set aside. */
-function compilable(schema: Record<string, unknown>): Record<string, unknown> {
-  if (typeof schema.$schema !== "string") return schema;
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
-
 async function buildRuntime(
   project: Project,
   options: HostOptions,
   heapMb: number,
   log: (line: string) => void,
+  loader: Worker,
 ): Promise<Runtime> {
   const refs: ModuleRef[] = [];
   const byName = new Map(project.toolSet.tools.map((t) => [t.name, t]));
@@ -243,8 +214,9 @@ async function buildRuntime(
     refs,
     options.loadTimeoutMs ?? 30_000,
     { heapMb, log },
+    loader,
   );
-  const ajv = newAjv();
+  const compile = schemaCompiler();
   const tools = new Map<string, LoadedTool>();
   const errors: { name: string; reason: string }[] = [];
   for (const report of reports) {
@@ -255,7 +227,7 @@ async function buildRuntime(
     }
     let validate: LoadedTool["validate"];
     try {
-      validate = ajv.compile(compilable(report.parameters));
+      validate = compile(report.parameters);
     } catch (error) {
       errors.push({
         name: report.name,
@@ -339,6 +311,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const log = options.log ?? ((line: string) => console.error(line));
   const harness: Harness = options.harness ?? "experimental";
   const heapMb = options.heapMb ?? 512;
+  // Started now, so that it is up by the first call.
+  const spares = new SpareWorkers(heapMb);
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let tmpDir = options.tmpDir;
   const outputDir = async (): Promise<string> => {
@@ -348,11 +322,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
     return tmpDir;
   };
 
-  const project = await loadProject({
+  let current: Runtime;
+  // Starting a worker blocks this thread for a while: start the loader
+  // while git runs for loadProject, and the reserve worker while the loader
+  // imports the modules.
+  const projectLoaded = loadProject({
     cwd: options.directory,
     manifest: options.manifest,
   });
-  let current = await buildRuntime(project, options, heapMb, log);
+  const loader = startLoader(heapMb);
+  try {
+    const project = await projectLoaded;
+    const built = buildRuntime(project, options, heapMb, log, loader);
+    spares.fill();
+    current = await built;
+  } catch (error) {
+    await Promise.all([loader.terminate(), spares.close()]);
+    throw error;
+  }
   logManifestErrors(current.diagnostics);
   for (const line of describeLoadErrors(current.errors)) log(line);
 
@@ -462,7 +449,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     try {
       let worker = runtime.workers.get(tool.name);
       if (!worker) {
-        worker = new ToolWorker(tool.name, tool.url, { heapMb, log });
+        worker = new ToolWorker(tool.name, tool.url, { heapMb, log, spares });
         runtime.workers.set(tool.name, worker);
       }
       const context: ContextData = {
@@ -532,7 +519,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
         log("[tools] reload refused: the old tool set keeps serving");
         return { ok: false, diagnostics: project.diagnostics, changed: false };
       }
-      next = await buildRuntime(project, options, heapMb, log);
+      next = await buildRuntime(
+        project,
+        options,
+        heapMb,
+        log,
+        startLoader(heapMb),
+      );
     } catch (error) {
       log(`[tools] reload refused: ${errorText(error)}`);
       return {
@@ -600,6 +593,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       closed = true;
       await reloading?.catch(() => {});
       await closeRuntime(current);
+      await spares.close();
     },
     [Symbol.asyncDispose](): Promise<void> {
       return host.close();
