@@ -43,7 +43,7 @@ import { prepareToken, removeTokenFile } from "./lib/daemon_token.ts";
 import { isReloadTrigger, watchTargets } from "./lib/daemon_watch.ts";
 import { syncOpencodeConfig } from "./lib/opencode_agents.ts";
 import type { Host } from "./lib/host.ts";
-import { readSecrets } from "./lib/secrets.ts";
+import { canonicalRoot, readSecrets } from "./lib/secrets.ts";
 import type { Diagnostic } from "./lib/types.ts";
 
 export type { Command, CommandIo } from "./lib/command.ts";
@@ -204,6 +204,7 @@ export async function startDaemon(
   let watcher: Watcher | undefined;
   let watchedKey = "";
   let watchedManifests = new Set<string>();
+  const realRoot = canonicalRoot(root);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let reloading = false;
   let again = false;
@@ -224,7 +225,7 @@ export async function startDaemon(
         isReloadTrigger(path, watchedManifests)
       );
       if (relevant.length === 0 || closed) return;
-      for (const path of relevant) changed.add(relative(root, path));
+      for (const path of relevant) changed.add(relative(realRoot, path));
       clearTimeout(timer);
       timer = setTimeout(reload, debounceMs);
     });
