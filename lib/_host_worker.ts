@@ -105,7 +105,9 @@ if (events) {
 }
 
 const BUN_HINT =
-  "Bun APIs exist only when the daemon runs under Bun: this daemon runs under Deno; start it with bun to use them, or use node:* modules instead";
+  `Bun APIs exist only when the daemon runs under Bun: this daemon runs under ${
+    runtime ? "Deno" : "Node.js"
+  }; start it with bun to use them, or use node:* modules instead`;
 
 /** A thrown value as the text the model or the log reads, with T7's and T9's rewording. */
 function message(thrown: unknown): string {

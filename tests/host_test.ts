@@ -858,3 +858,40 @@ Deno.test("reload() picks up added and removed tools (D5)", async () => {
   assert.equal((await call(p.host, "one")).ok, false);
   assert.deepEqual(await call(p.host, "two"), { ok: true, output: "two" });
 });
+
+Deno.test("a module stuck at import time is left out after the load timeout; the others load (T8)", async () => {
+  await using p = await project({
+    "beeuni.yaml": manifest(["stuck", "fine", "exits"]),
+    "tools/stuck.ts": `for (;;) {}\nexport default {};\n`,
+    "tools/exits.ts": `Deno.exit(1);\nexport default {};\n`,
+    "tools/fine.ts": tool(`return "fine";`),
+  }, { loadTimeoutMs: 1_500 });
+  assert.deepEqual(p.host.loadErrors(), [
+    {
+      name: "stuck",
+      reason: "importing the module did not finish within 1500 ms",
+    },
+    {
+      name: "exits",
+      reason:
+        "the module threw while loading: the tool called Deno.exit(1): a tool may not end the process; throw an Error to fail the call instead",
+    },
+  ]);
+  assert.deepEqual(await call(p.host, "fine"), { ok: true, output: "fine" });
+});
+
+Deno.test("a tool touching Bun under Deno fails with a message saying how to run it (T7)", async () => {
+  await using p = await project({
+    "beeuni.yaml": manifest(["bun_call"]),
+    "tools/bun_call.ts": tool(`return Bun.version;`),
+  });
+  const outcome = await call(p.host, "bun_call");
+  assert.equal(outcome.ok, false);
+  if (!outcome.ok) {
+    assert.equal(outcome.status, "error");
+    assert.match(
+      outcome.error,
+      /^Bun APIs exist only when the daemon runs under Bun: this daemon runs under Deno; start it with bun to use them/,
+    );
+  }
+});
