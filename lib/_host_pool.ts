@@ -40,6 +40,8 @@ export interface PoolOptions {
   heapMb: number;
   /** Where run workers come from; a fresh one each time when absent. */
   spares?: SpareWorkers;
+  /** A tool worker without calls for this long is stopped (it restarts on the next call); default 10 minutes. */
+  idleMs?: number;
   /** Where worker-side problems (unhandled rejections, exits) are logged. */
   log: (line: string) => void;
 }
@@ -89,6 +91,7 @@ function startRun(heapMb: number): Started {
 export class SpareWorkers {
   #heapMb: number;
   #spare?: Started;
+  #refill?: ReturnType<typeof setTimeout>;
   #closed = false;
 
   constructor(heapMb: number) {
@@ -112,13 +115,15 @@ export class SpareWorkers {
     if (!spare) return startRun(this.#heapMb);
     spare.worker.removeAllListeners("exit");
     spare.worker.removeAllListeners("error");
-    setTimeout(() => this.fill(), 50);
+    clearTimeout(this.#refill);
+    this.#refill = setTimeout(() => this.fill(), 50);
     return spare;
   }
 
   /** Stops the reserve worker. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#refill);
     const spare = this.#spare;
     this.#spare = undefined;
     if (spare) await spare.worker.terminate();
@@ -245,6 +250,7 @@ export class ToolWorker {
   #ready = false;
   #checkWhenReady = false;
   #held: (() => void)[] = [];
+  #idle?: ReturnType<typeof setTimeout>;
   #closed = false;
 
   constructor(name: string, url: string, options: PoolOptions) {
@@ -311,6 +317,15 @@ export class ToolWorker {
     clearTimeout(pending.timer);
     pending.cleanup();
     pending.resolve(outcome);
+    if (this.#pending.size === 0 && !this.#closed) {
+      clearTimeout(this.#idle);
+      this.#idle = setTimeout(() => {
+        const worker = this.#worker;
+        if (!worker || this.#pending.size > 0 || this.#pinging) return;
+        this.#worker = undefined;
+        void worker.terminate();
+      }, this.#options.idleMs ?? 600_000);
+    }
   }
 
   #failAll(error: string): void {
@@ -347,6 +362,7 @@ export class ToolWorker {
         this.call(args, context, timeoutMs, signal)
       );
     }
+    clearTimeout(this.#idle);
     const worker = this.#worker ?? this.#start();
     const id = this.#nextId++;
     return new Promise<RawOutcome>((resolve) => {
@@ -434,6 +450,7 @@ export class ToolWorker {
   /** Stops the worker; running calls end with an error. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#idle);
     for (const resume of this.#held.splice(0)) resume();
     this.#failAll(`tool "${this.#name}" was shut down`);
     const worker = this.#worker;

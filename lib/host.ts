@@ -68,6 +68,8 @@ export interface HostOptions {
   loadTimeoutMs?: number;
   /** Heap limit of each tool worker, in MB; default 512. */
   heapMb?: number;
+  /** A tool's worker idle this long is stopped, and restarted on its next call; default 600 000 (10 minutes). */
+  idleMs?: number;
   /** The base environment of `context.env`; default: the process environment, read at each call. */
   env?: Record<string, string>;
   /** The project's secrets by name, read afresh for every call (D6). */
@@ -449,7 +451,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     try {
       let worker = runtime.workers.get(tool.name);
       if (!worker) {
-        worker = new ToolWorker(tool.name, tool.url, { heapMb, log, spares });
+        worker = new ToolWorker(tool.name, tool.url, {
+          heapMb,
+          log,
+          spares,
+          idleMs: options.idleMs,
+        });
         runtime.workers.set(tool.name, worker);
       }
       const context: ContextData = {

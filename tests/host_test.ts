@@ -895,3 +895,20 @@ Deno.test("a tool touching Bun under Deno fails with a message saying how to run
     );
   }
 });
+
+Deno.test("a tool's worker idle for idleMs is stopped and restarted on the next call", async () => {
+  await using p = await project({
+    "beeuni.yaml": manifest(["counter"]),
+    "tools/counter.ts": `let calls = 0;
+export default {
+  description: "Counts its calls since its module loaded",
+  parameters: { type: "object" },
+  execute() { return String(++calls); },
+};
+`,
+  }, { idleMs: 300 });
+  assert.deepEqual(await call(p.host, "counter"), { ok: true, output: "1" });
+  assert.deepEqual(await call(p.host, "counter"), { ok: true, output: "2" });
+  await new Promise((r) => setTimeout(r, 800));
+  assert.deepEqual(await call(p.host, "counter"), { ok: true, output: "1" });
+});
