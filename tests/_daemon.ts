@@ -129,7 +129,9 @@ export async function startDaemon(
     if (!exited) child.kill("SIGKILL");
     await status;
     await cleanup();
-    throw error;
+    throw new Error(
+      `${(error as Error).message}\nstdout:\n${out}\nstderr:\n${err}`,
+    );
   }
   const url = /listening on (http:\/\/[^\s]+)\n/.exec(out)![1];
   const tokenFile = /^token file: (.+)$/m.exec(out)?.[1];
