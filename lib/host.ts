@@ -70,7 +70,7 @@ export interface HostOptions {
   heapMb?: number;
   /** A tool's worker idle this long is stopped, and restarted on its next call; default 600 000 (10 minutes). */
   idleMs?: number;
-  /** The base environment of `context.env`; default: the process environment, read at each call. */
+  /** The base environment of `context.env`; default: the process environment as it is when the host starts or reloads. */
   env?: Record<string, string>;
   /** The project's secrets by name, read afresh for every call (D6). */
   secrets?: () => Record<string, string>;
@@ -324,6 +324,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     return tmpDir;
   };
 
+  // Copying the process environment is slow: once per start and reload.
+  let base = baseEnv(options);
   let current: Runtime;
   // Starting a worker blocks this thread for a while: start the loader
   // while git runs for loadProject, and the reserve worker while the loader
@@ -376,7 +378,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }
 
   function contextEnv(runtime: Runtime, agent: string): Record<string, string> {
-    const env = baseEnv(options);
+    const env = { ...base };
     const entry = findAgent(runtime.manifest, agent);
     if (!entry || !options.secrets) return env;
     const grant = entry.secrets;
@@ -554,6 +556,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
     const old = current;
     const changed = fingerprint(old) !== fingerprint(next);
+    base = baseEnv(options);
     current = next;
     for (const line of describeLoadErrors(next.errors)) log(line);
     if (old.inflight > 0) {
