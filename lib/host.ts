@@ -291,6 +291,13 @@ async function closeRuntime(runtime: Runtime): Promise<void> {
   runtime.workers.clear();
 }
 
+/** A usable timer length: positive, finite and within what timers accept. */
+function timeoutOf(requested: number | undefined, fallback: number): number {
+  const value = requested ?? fallback;
+  if (!Number.isFinite(value) || value <= 0) return fallback;
+  return Math.min(value, 2_147_483_647);
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -315,7 +322,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const heapMb = options.heapMb ?? 512;
   // Started now, so that it is up by the first call.
   const spares = new SpareWorkers(heapMb);
-  const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const defaultTimeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
   let tmpDir = options.tmpDir;
   const outputDir = async (): Promise<string> => {
     if (tmpDir === undefined) {
@@ -470,7 +477,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const raw: RawOutcome = await worker.call(
         request.args,
         context,
-        request.timeoutMs ?? defaultTimeout,
+        timeoutOf(request.timeoutMs, defaultTimeout),
         controller.signal,
       );
       if (!raw.ok) return raw;
