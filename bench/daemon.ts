@@ -117,6 +117,44 @@ Deno.addSignalListener("SIGTERM", () => server.shutdown());
 `;
 }
 
+/** Times the host's phases in a fresh process: import, createHost, first call. */
+function phasesScript(dir: string): string {
+  const host = new URL("../lib/host.ts", import.meta.url).href;
+  return `const t0 = performance.now();
+const { createHost } = await import(${JSON.stringify(host)});
+const t1 = performance.now();
+const host = await createHost({ directory: ${
+    JSON.stringify(dir)
+  }, log: () => {}, env: { PATH: "" } });
+const t2 = performance.now();
+const outcome = await host.call({ name: "tool_0", args: { text: "cold" }, sessionId: "s", agent: "bench" });
+const t3 = performance.now();
+if (!outcome.ok) throw new Error(outcome.error);
+console.log(JSON.stringify({ start: t0, imports: t1 - t0, create: t2 - t1, call: t3 - t2 }));
+await host.close();
+`;
+}
+
+async function coldPhases(
+  script: string,
+): Promise<{ start: number; imports: number; create: number; call: number }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      "--config",
+      join(REPO_ROOT, "deno.json"),
+      script,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error("the phase script failed");
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
 /** Imports every module like the daemon's check does, then runs tool_0 once. */
 function importScript(dir: string, count: number): string {
   const lines = [
@@ -383,6 +421,14 @@ async function main(): Promise<void> {
     const coldDaemonMs = median(cold.daemon);
     const coldListeningMs = median(cold.listening);
     const coldScriptMs = median(cold.script);
+    const phaseFile = join(root, "host_phases.ts");
+    write(phaseFile, phasesScript(big));
+    const phases: Awaited<ReturnType<typeof coldPhases>>[] = [];
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      phases.push(await coldPhases(phaseFile));
+    }
+    const phase = (key: "start" | "imports" | "create" | "call") =>
+      fmt(median(phases.map((p) => p[key])), 0);
 
     console.error("measuring the host alone...");
     const hostEnv: Record<string, string> = {};
@@ -436,6 +482,16 @@ async function main(): Promise<void> {
           fmt(coldDaemonMs - coldListeningMs, 0)
         } ms later ` +
         `(the first call starts tool_0's worker).`,
+    );
+    console.log(
+      `Cold start of the host alone in a fresh process, ${COLD_TOOLS} tools: ` +
+        `Deno start ${
+          phase("start")
+        } ms, importing the host and its dependencies ${
+          phase("imports")
+        } ms, createHost ${phase("create")} ms, first call ${
+          phase("call")
+        } ms.`,
     );
     console.log(
       `\n${LATENCY_CALLS} sequential calls per side after ${LATENCY_WARMUP} warm-up calls; ` +
