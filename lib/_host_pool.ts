@@ -46,6 +46,9 @@ export interface PoolOptions {
   log: (line: string) => void;
 }
 
+/** A call's result from a worker: `[id, ok, output or error]`. */
+type ResultMessage = [number, boolean, string];
+
 /** How long a worker has to answer a ping before it is deemed stuck. */
 const PING_MS = 2_000;
 
@@ -223,26 +226,40 @@ export function startLoader(heapMb: number): Worker {
 interface Pending {
   resolve: (outcome: RawOutcome) => void;
   timer: ReturnType<typeof setTimeout>;
-  cleanup: () => void;
+  ticket: CallTicket;
 }
 
-/** Serializable call context. */
-export interface ContextData {
-  /** The session. */
-  sessionId: string;
-  /** The calling agent. */
-  agent: string;
-  /** The project root. */
-  directory: string;
-  /** Environment plus granted secrets. */
+/**
+ * The host's handle on one call: `abort()` stops it (T5). The host may
+ * abort before the call is sent; the worker wires `cancel` once it is.
+ */
+export class CallTicket {
+  /** Whether the call was aborted. */
+  aborted = false;
+  /** Set by the worker while the call runs. */
+  cancel?: () => void;
+
+  /** Aborts the call: its `context.signal` fires and it ends as aborted. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.cancel?.();
+  }
+}
+
+/** What every call of a runtime's tools shares, sent once when a worker starts. */
+export interface RunOptions extends PoolOptions {
+  /** The base of `context.env`. */
   env: Record<string, string>;
+  /** `context.directory`. */
+  directory: string;
 }
 
 /** Runs one tool's calls in a worker of its own, replacing the worker when it dies or hangs. */
 export class ToolWorker {
   #name: string;
   #url: string;
-  #options: PoolOptions;
+  #options: RunOptions;
   #worker?: Worker;
   #pending = new Map<number, Pending>();
   #nextId = 1;
@@ -251,9 +268,10 @@ export class ToolWorker {
   #checkWhenReady = false;
   #held: (() => void)[] = [];
   #idle?: ReturnType<typeof setTimeout>;
+  #lastUsed = 0;
   #closed = false;
 
-  constructor(name: string, url: string, options: PoolOptions) {
+  constructor(name: string, url: string, options: RunOptions) {
     this.#name = name;
     this.#url = url;
     this.#options = options;
@@ -268,23 +286,29 @@ export class ToolWorker {
     const started = this.#options.spares?.take() ??
       startRun(this.#options.heapMb);
     const worker = started.worker;
-    worker.postMessage({ t: "init", name: this.#name, url: this.#url });
+    worker.postMessage({
+      t: "init",
+      name: this.#name,
+      url: this.#url,
+      env: this.#options.env,
+      directory: this.#options.directory,
+    });
     this.#ready = started.ready;
-    worker.on("message", (msg: Record<string, unknown>) => {
-      if (msg.t === "ready") {
+    worker.on("message", (msg: Record<string, unknown> | ResultMessage) => {
+      if (Array.isArray(msg)) {
+        const [id, ok, text] = msg;
+        this.#settle(
+          id,
+          ok
+            ? { ok: true, output: text }
+            : { ok: false, status: "error", error: text },
+        );
+      } else if (msg.t === "ready") {
         this.#ready = true;
         if (this.#checkWhenReady) {
           this.#checkWhenReady = false;
           this.#check();
         }
-      } else if (msg.t === "result") {
-        const id = msg.id as number;
-        this.#settle(
-          id,
-          msg.ok
-            ? { ok: true, output: msg.output as string }
-            : { ok: false, status: "error", error: msg.error as string },
-        );
       } else if (msg.t === "log") {
         this.#options.log(`[tools] ${this.#name}: ${msg.text}`);
       }
@@ -315,17 +339,34 @@ export class ToolWorker {
     if (!pending) return;
     this.#pending.delete(id);
     clearTimeout(pending.timer);
-    pending.cleanup();
+    pending.ticket.cancel = undefined;
     pending.resolve(outcome);
     if (this.#pending.size === 0 && !this.#closed) {
-      clearTimeout(this.#idle);
-      this.#idle = setTimeout(() => {
-        const worker = this.#worker;
-        if (!worker || this.#pending.size > 0 || this.#pinging) return;
-        this.#worker = undefined;
-        void worker.terminate();
-      }, this.#options.idleMs ?? 600_000);
+      this.#lastUsed = performance.now();
+      this.#armIdle(this.#options.idleMs ?? 600_000);
     }
+  }
+
+  /**
+   * Stops the worker once it has had no call for `idleMs`. One timer per
+   * idle period, not one per call: when it fires early (calls came and
+   * went meanwhile) it waits out the rest.
+   */
+  #armIdle(delay: number): void {
+    if (this.#idle !== undefined) return;
+    this.#idle = setTimeout(() => {
+      this.#idle = undefined;
+      const worker = this.#worker;
+      if (!worker || this.#closed || this.#pending.size > 0) return;
+      const idleMs = this.#options.idleMs ?? 600_000;
+      const left = this.#lastUsed + idleMs - performance.now();
+      if (left > 1 || this.#pinging) {
+        this.#armIdle(Math.max(left, 1));
+        return;
+      }
+      this.#worker = undefined;
+      void worker.terminate();
+    }, delay);
   }
 
   #failAll(error: string): void {
@@ -337,9 +378,11 @@ export class ToolWorker {
   /** Runs one call; never rejects. */
   call(
     args: unknown,
-    context: ContextData,
+    sessionId: string,
+    agent: string,
+    secrets: Record<string, string> | undefined,
     timeoutMs: number,
-    signal?: AbortSignal,
+    ticket: CallTicket,
   ): Promise<RawOutcome> {
     if (this.#closed) {
       return Promise.resolve({
@@ -348,7 +391,7 @@ export class ToolWorker {
         error: `tool "${this.#name}" is shutting down`,
       });
     }
-    if (signal?.aborted) {
+    if (ticket.aborted) {
       return Promise.resolve({
         ok: false,
         status: "aborted",
@@ -359,17 +402,12 @@ export class ToolWorker {
       // A health check is under way: wait for its verdict, so the call does
       // not land in a worker about to be replaced.
       return new Promise<void>((resume) => this.#held.push(resume)).then(() =>
-        this.call(args, context, timeoutMs, signal)
+        this.call(args, sessionId, agent, secrets, timeoutMs, ticket)
       );
     }
-    clearTimeout(this.#idle);
     const worker = this.#worker ?? this.#start();
     const id = this.#nextId++;
     return new Promise<RawOutcome>((resolve) => {
-      const onAbort = () => {
-        this.abort(id);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
       const timer = setTimeout(() => {
         this.#worker?.postMessage({ t: "abort", id });
         this.#settle(id, {
@@ -380,13 +418,10 @@ export class ToolWorker {
         });
         this.#check();
       }, timeoutMs);
-      this.#pending.set(id, {
-        resolve,
-        timer,
-        cleanup: () => signal?.removeEventListener("abort", onAbort),
-      });
+      this.#pending.set(id, { resolve, timer, ticket });
+      ticket.cancel = () => this.abort(id);
       try {
-        worker.postMessage({ t: "call", id, args, context });
+        worker.postMessage([id, args, sessionId, agent, secrets]);
       } catch (error) {
         this.#settle(id, {
           ok: false,

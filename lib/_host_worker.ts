@@ -18,21 +18,32 @@ import { parentPort, workerData } from "node:worker_threads";
 import process from "node:process";
 import { resultText, stripAnsi, thrownMessage } from "./_host_output.ts";
 
+/**
+ * A call: `[id, args, sessionId, agent, secrets]`. A bare array keeps the
+ * message small; `secrets` (the granted ones, read for this call) is
+ * `undefined` when the agent has none.
+ */
+type CallMessage = [
+  number,
+  unknown,
+  string,
+  string,
+  Record<string, string> | undefined,
+];
+
 /** A message from the host. */
 type Inbound =
+  | CallMessage
   | { t: "load"; tools: { name: string; url: string }[] }
-  | { t: "call"; id: number; args: unknown; context: CallContextData }
   | { t: "abort"; id: number }
-  | { t: "init"; name: string; url: string }
+  | {
+    t: "init";
+    name: string;
+    url: string;
+    env: Record<string, string>;
+    directory: string;
+  }
   | { t: "ping"; id: number };
-
-/** The serializable part of `context`. */
-interface CallContextData {
-  sessionId: string;
-  agent: string;
-  directory: string;
-  env: Record<string, string>;
-}
 
 interface ToolModule {
   description: string;
@@ -46,6 +57,9 @@ const data = workerData as {
   name?: string;
   url?: string;
 };
+/** The base of every call's `context.env`, sent once with `init`. */
+let baseEnv: Record<string, string> = {};
+let directory = "";
 
 const send = (message: unknown): void => port.postMessage(message);
 
@@ -224,64 +238,105 @@ async function loadAll(tools: { name: string; url: string }[]): Promise<void> {
 }
 
 let loaded: Promise<{ tool: ToolModule } | { reason: string }> | undefined;
-const controllers = new Map<number, AbortController>();
 
-async function run(
-  id: number,
-  args: unknown,
-  context: CallContextData,
-): Promise<void> {
-  const controller = new AbortController();
-  controllers.set(id, controller);
+/** A running call: its controller once `context.signal` was read, or whether it was aborted before. */
+interface Running {
+  controller?: AbortController;
+  aborted: boolean;
+}
+const running = new Map<number, Running>();
+
+const ABORT_REASON = () =>
+  new DOMException("The call was aborted", "AbortError");
+
+/** `context.signal`'s controller is made when a tool first reads it: most never do. */
+function signalOf(entry: Running): AbortSignal {
+  if (!entry.controller) {
+    entry.controller = new AbortController();
+    if (entry.aborted) entry.controller.abort(ABORT_REASON());
+  }
+  return entry.controller.signal;
+}
+
+function contextFor(
+  entry: Running,
+  sessionId: string,
+  agent: string,
+  secrets: Record<string, string> | undefined,
+): Record<string, unknown> {
+  // Each call gets its own copy: a tool that edits its env does not leak
+  // into the next call.
+  const env = Object.assign({}, baseEnv);
+  if (secrets) Object.assign(env, secrets);
+  return {
+    sessionId,
+    agent,
+    directory,
+    env,
+    get signal(): AbortSignal {
+      return signalOf(entry);
+    },
+  };
+}
+
+async function run(msg: CallMessage): Promise<void> {
+  const [id, args, sessionId, agent, secrets] = msg;
+  const entry: Running = { aborted: false };
+  running.set(id, entry);
   try {
     loaded ??= importTool(data.url!);
     const module = await loaded;
     if ("reason" in module) {
-      send({
-        t: "result",
+      send([
         id,
-        ok: false,
-        error: `tool "${data.name}" cannot run: ${module.reason}`,
-      });
+        false,
+        `tool "${data.name}" cannot run: ${module.reason}`,
+      ]);
       return;
     }
-    if (controller.signal.aborted) return;
-    const value = await module.tool.execute(args, {
-      ...context,
-      signal: controller.signal,
-    });
+    if (entry.aborted) return;
+    const value = await module.tool.execute(
+      args,
+      contextFor(entry, sessionId, agent, secrets),
+    );
     let text: string;
     try {
       text = resultText(value);
     } catch (error) {
-      send({ t: "result", id, ok: false, error: thrownMessage(error) });
+      send([id, false, thrownMessage(error)]);
       return;
     }
-    send({ t: "result", id, ok: true, output: text });
+    send([id, true, text]);
   } catch (error) {
-    send({ t: "result", id, ok: false, error: message(error) });
+    send([id, false, message(error)]);
   } finally {
-    controllers.delete(id);
+    running.delete(id);
   }
 }
 
 port.on("message", (msg: Inbound) => {
+  if (Array.isArray(msg)) {
+    void run(msg);
+    return;
+  }
   switch (msg.t) {
     case "load":
       void loadAll(msg.tools);
       break;
-    case "call":
-      void run(msg.id, msg.args, msg.context);
-      break;
     case "init":
       data.name = msg.name;
       data.url = msg.url;
+      baseEnv = msg.env;
+      directory = msg.directory;
       break;
-    case "abort":
-      controllers.get(msg.id)?.abort(
-        new DOMException("The call was aborted", "AbortError"),
-      );
+    case "abort": {
+      const entry = running.get(msg.id);
+      if (entry && !entry.aborted) {
+        entry.aborted = true;
+        entry.controller?.abort(ABORT_REASON());
+      }
       break;
+    }
     case "ping":
       send({ t: "pong", id: msg.id });
       break;

@@ -38,14 +38,20 @@ import type {
   ToolKind,
   ToolSet,
 } from "./types.ts";
-import { overLimits, truncatedText } from "./_host_output.ts";
+import {
+  countLines,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+  overLimits,
+  truncatedText,
+} from "./_host_output.ts";
 import {
   argumentErrors,
   schemaCompiler,
   type Validator,
 } from "./_host_schema.ts";
 import {
-  type ContextData,
+  CallTicket,
   loadModules,
   type ModuleRef,
   type RawOutcome,
@@ -177,6 +183,10 @@ interface Runtime {
   tools: Map<string, LoadedTool>;
   errors: { name: string; reason: string }[];
   workers: Map<string, ToolWorker>;
+  /** The base of `context.env` for this runtime's calls. */
+  env: Record<string, string>;
+  /** Visibility decisions, by agent, parent and tool: the manifest does not change within a runtime. */
+  seen: Map<string, boolean>;
   inflight: number;
   drained?: () => void;
 }
@@ -256,6 +266,8 @@ async function buildRuntime(
     tools,
     errors,
     workers: new Map(),
+    env: baseEnv(options),
+    seen: new Map(),
     inflight: 0,
   };
 }
@@ -331,8 +343,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     return tmpDir;
   };
 
-  // Copying the process environment is slow: once per start and reload.
-  let base = baseEnv(options);
   let current: Runtime;
   // Starting a worker blocks this thread for a while: start the loader
   // while git runs for loadProject, and the reserve worker while the loader
@@ -354,7 +364,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   logManifestErrors(current.diagnostics);
   for (const line of describeLoadErrors(current.errors)) log(line);
 
-  const sessions = new Map<string, Set<AbortController>>();
+  const sessions = new Map<string, Set<CallTicket>>();
   let total = 0;
   let closed = false;
   let reloading: Promise<ReloadResult> | undefined;
@@ -375,31 +385,52 @@ export async function createHost(options: HostOptions): Promise<Host> {
     parentAgent: string | undefined,
   ): boolean {
     if (agent === undefined) return true;
-    return agentMaySee(tool, {
-      agent: findAgent(runtime.manifest, agent),
-      parent: parentAgent === undefined
-        ? undefined
-        : findAgent(runtime.manifest, parentAgent),
-      harness,
-    });
+    const key = parentAgent === undefined
+      ? `${agent}\0${tool}`
+      : `${agent}\0${tool}\0${parentAgent}`;
+    let allowed = runtime.seen.get(key);
+    if (allowed === undefined) {
+      allowed = agentMaySee(tool, {
+        agent: findAgent(runtime.manifest, agent),
+        parent: parentAgent === undefined
+          ? undefined
+          : findAgent(runtime.manifest, parentAgent),
+        harness,
+      });
+      if (runtime.seen.size >= 10_000) runtime.seen.clear();
+      runtime.seen.set(key, allowed);
+    }
+    return allowed;
   }
 
-  function contextEnv(runtime: Runtime, agent: string): Record<string, string> {
-    const env = { ...base };
+  /** The secrets `agent` is granted, read afresh (D6); `undefined` when none. */
+  function grantedSecrets(
+    runtime: Runtime,
+    agent: string,
+  ): Record<string, string> | undefined {
+    if (!options.secrets) return undefined;
     const entry = findAgent(runtime.manifest, agent);
-    if (!entry || !options.secrets) return env;
+    if (!entry) return undefined;
     const grant = entry.secrets;
-    if (grant !== "all" && grant.length === 0) return env;
+    if (grant !== "all" && grant.length === 0) return undefined;
     const secrets = options.secrets();
-    if (grant === "all") return { ...env, ...secrets };
+    if (grant === "all") return { ...secrets };
+    const granted: Record<string, string> = {};
     for (const ref of grant) {
       const value = secrets[ref.name];
-      if (typeof value === "string") env[ref.name] = value;
+      if (typeof value === "string") granted[ref.name] = value;
     }
-    return env;
+    return granted;
   }
 
   async function shapeOutput(tool: string, text: string): Promise<CallOutcome> {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, and a text has at most
+    // one line per unit: short outputs skip the byte count (T6).
+    if (
+      text.length <= MAX_OUTPUT_LINES ||
+      (text.length * 3 <= MAX_OUTPUT_BYTES &&
+        countLines(text) <= MAX_OUTPUT_LINES)
+    ) return { ok: true, output: text };
     const bytes = new TextEncoder().encode(text).length;
     if (!overLimits(text, bytes)) return { ok: true, output: text };
     const dir = await outputDir();
@@ -448,13 +479,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
         }`,
       };
     }
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort();
-    if (request.signal?.aborted) controller.abort();
-    request.signal?.addEventListener("abort", onOuterAbort, { once: true });
+    const ticket = new CallTicket();
+    const outer = request.signal;
+    const onOuterAbort = () => ticket.abort();
+    if (outer) {
+      if (outer.aborted) ticket.aborted = true;
+      else outer.addEventListener("abort", onOuterAbort, { once: true });
+    }
     let set = sessions.get(request.sessionId);
     if (!set) sessions.set(request.sessionId, set = new Set());
-    set.add(controller);
+    set.add(ticket);
     runtime.inflight++;
     total++;
     try {
@@ -465,26 +499,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
           log,
           spares,
           idleMs: options.idleMs,
+          env: runtime.env,
+          directory: options.directory,
         });
         runtime.workers.set(tool.name, worker);
       }
-      const context: ContextData = {
-        sessionId: request.sessionId,
-        agent: request.agent,
-        directory: options.directory,
-        env: contextEnv(runtime, request.agent),
-      };
       const raw: RawOutcome = await worker.call(
         request.args,
-        context,
+        request.sessionId,
+        request.agent,
+        grantedSecrets(runtime, request.agent),
         timeoutOf(request.timeoutMs, defaultTimeout),
-        controller.signal,
+        ticket,
       );
       if (!raw.ok) return raw;
       return await shapeOutput(tool.name, raw.output);
     } finally {
-      request.signal?.removeEventListener("abort", onOuterAbort);
-      set.delete(controller);
+      outer?.removeEventListener("abort", onOuterAbort);
+      set.delete(ticket);
       if (set.size === 0) sessions.delete(request.sessionId);
       runtime.inflight--;
       total--;
@@ -563,7 +595,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
     const old = current;
     const changed = fingerprint(old) !== fingerprint(next);
-    base = baseEnv(options);
     current = next;
     for (const line of describeLoadErrors(next.errors)) log(line);
     if (old.inflight > 0) {
@@ -595,7 +626,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const set = sessions.get(sessionId);
       if (!set) return 0;
       const count = set.size;
-      for (const controller of [...set]) controller.abort();
+      for (const ticket of [...set]) ticket.abort();
       return count;
     },
     running: () => total,
