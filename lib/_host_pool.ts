@@ -225,8 +225,77 @@ export function startLoader(heapMb: number): Worker {
 
 interface Pending {
   resolve: (outcome: RawOutcome) => void;
-  timer: ReturnType<typeof setTimeout>;
+  deadline: Deadline;
   ticket: CallTicket;
+}
+
+/** One call's timeout in a {@linkcode Deadlines} set. */
+export interface Deadline {
+  /** When it fires, in `performance.now()` time. */
+  at: number;
+  /** What firing does. */
+  fire: () => void;
+}
+
+/**
+ * The timeouts of a host's running calls under one timer, armed for the
+ * earliest. Adding a call with the usual timeout touches no timer (a later
+ * deadline than the armed one) and removing one never does: a call costs a
+ * set insertion and deletion, not a timer start and stop. When the timer
+ * fires it fires what is due and re-arms for the next, if any.
+ */
+export class Deadlines {
+  #entries = new Set<Deadline>();
+  #timer?: ReturnType<typeof setTimeout>;
+  #armedAt = Infinity;
+
+  /** Fires `fire` after `ms` unless removed first. */
+  add(ms: number, fire: () => void): Deadline {
+    const entry = { at: performance.now() + ms, fire };
+    this.#entries.add(entry);
+    if (entry.at < this.#armedAt) this.#arm(entry.at);
+    return entry;
+  }
+
+  /** Forgets a deadline. */
+  remove(entry: Deadline): void {
+    this.#entries.delete(entry);
+  }
+
+  #arm(at: number): void {
+    clearTimeout(this.#timer);
+    this.#armedAt = at;
+    this.#timer = setTimeout(
+      () => this.#sweep(),
+      Math.min(Math.max(at - performance.now(), 0), 2_147_483_647),
+    );
+  }
+
+  #sweep(): void {
+    this.#timer = undefined;
+    this.#armedAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    const due: Deadline[] = [];
+    for (const entry of this.#entries) {
+      if (entry.at <= now + 1) due.push(entry);
+      else if (entry.at < next) next = entry.at;
+    }
+    for (const entry of due) {
+      this.#entries.delete(entry);
+      entry.fire();
+    }
+    // Firing may have added deadlines and armed for them.
+    if (next < this.#armedAt) this.#arm(next);
+  }
+
+  /** Drops every deadline and the timer. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#armedAt = Infinity;
+    this.#entries.clear();
+  }
 }
 
 /**
@@ -251,6 +320,8 @@ export class CallTicket {
 export interface RunOptions extends PoolOptions {
   /** The base of `context.env`. */
   env: Record<string, string>;
+  /** The host's call timeouts. */
+  deadlines: Deadlines;
   /** `context.directory`. */
   directory: string;
 }
@@ -338,7 +409,7 @@ export class ToolWorker {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);
-    clearTimeout(pending.timer);
+    this.#options.deadlines.remove(pending.deadline);
     pending.ticket.cancel = undefined;
     pending.resolve(outcome);
     if (this.#pending.size === 0 && !this.#closed) {
@@ -408,7 +479,7 @@ export class ToolWorker {
     const worker = this.#worker ?? this.#start();
     const id = this.#nextId++;
     return new Promise<RawOutcome>((resolve) => {
-      const timer = setTimeout(() => {
+      const deadline = this.#options.deadlines.add(timeoutMs, () => {
         this.#worker?.postMessage({ t: "abort", id });
         this.#settle(id, {
           ok: false,
@@ -417,8 +488,8 @@ export class ToolWorker {
             `tool "${this.#name}" did not finish within ${timeoutMs} ms: the call was stopped`,
         });
         this.#check();
-      }, timeoutMs);
-      this.#pending.set(id, { resolve, timer, ticket });
+      });
+      this.#pending.set(id, { resolve, deadline, ticket });
       ticket.cancel = () => this.abort(id);
       try {
         worker.postMessage([id, args, sessionId, agent, secrets]);

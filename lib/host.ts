@@ -52,6 +52,7 @@ import {
 } from "./_host_schema.ts";
 import {
   CallTicket,
+  Deadlines,
   loadModules,
   type ModuleRef,
   type RawOutcome,
@@ -365,6 +366,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   for (const line of describeLoadErrors(current.errors)) log(line);
 
   const sessions = new Map<string, Set<CallTicket>>();
+  const deadlines = new Deadlines();
   let total = 0;
   let closed = false;
   let reloading: Promise<ReloadResult> | undefined;
@@ -500,6 +502,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           spares,
           idleMs: options.idleMs,
           env: runtime.env,
+          deadlines,
           directory: options.directory,
         });
         runtime.workers.set(tool.name, worker);
@@ -642,6 +645,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await reloading?.catch(() => {});
       await closeRuntime(current);
       await spares.close();
+      deadlines.stop();
     },
     [Symbol.asyncDispose](): Promise<void> {
       return host.close();
