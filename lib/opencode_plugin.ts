@@ -185,6 +185,29 @@ async function call(
   input: PluginInput,
 ): Promise<string> {
   const bearer = await token();
+  // A stopped turn: besides closing this request, tell the daemon to abort
+  // the session's running calls (the connection may stay open in a pool).
+  const stop = () => {
+    fetch(DAEMON_URL + "/beeuni/sessions/" + encodeURIComponent(ctx.sessionID) + "/stop", {
+      method: "POST",
+      headers: { "authorization": "Bearer " + bearer },
+    }).then((answer) => answer.body?.cancel(), () => {});
+  };
+  ctx.abort?.addEventListener("abort", stop, { once: true });
+  try {
+    return await send(name, args, ctx, input, bearer);
+  } finally {
+    ctx.abort?.removeEventListener("abort", stop);
+  }
+}
+
+async function send(
+  name: string,
+  args: unknown,
+  ctx: ToolContext & { callID?: string },
+  input: PluginInput,
+  bearer: string,
+): Promise<string> {
   let response: Response;
   try {
     response = await fetch(DAEMON_URL + "/beeuni/tools/" + encodeURIComponent(name), {

@@ -197,3 +197,101 @@ export async function waitForLine<T>(
     `the process ended before the expected line:\n${seen.join("\n")}`,
   );
 }
+
+/** One request the fake model received (the parsed JSON body). */
+export type ModelRequest = {
+  model?: string;
+  messages: { role: string; content?: unknown; tool_call_id?: string }[];
+  tools?: { type: string; function: { name: string; parameters: unknown } }[];
+  [key: string]: unknown;
+};
+
+/** What the fake model answers: text, or tool calls. */
+export type ModelReply =
+  | { text: string }
+  | { toolCalls: { name: string; args: Record<string, unknown> }[] };
+
+function chunk(delta: Record<string, unknown>, finish: string | null): string {
+  return `data: ${
+    JSON.stringify({
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      created: 0,
+      model: "fake-model",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }\n\n`;
+}
+
+/**
+ * An OpenAI-compatible chat completions server on 127.0.0.1 that streams
+ * `chat.completion.chunk` server-sent events. A request without tools (the
+ * title request) gets a short title; any other request gets what `reply`
+ * returns for it. Every request is kept in `requests`.
+ */
+export function fakeModel(reply: (request: ModelRequest) => ModelReply) {
+  const requests: ModelRequest[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (request) => {
+      if (request.method !== "POST") {
+        return new Response("not found", { status: 404 });
+      }
+      const body = await request.json() as ModelRequest;
+      requests.push(body);
+      const answer: ModelReply = body.tools?.length
+        ? reply(body)
+        : { text: "Test session" };
+      let events = chunk({ role: "assistant", content: "" }, null);
+      if ("text" in answer) {
+        events += chunk({ content: answer.text }, null);
+        events += chunk({}, "stop");
+      } else {
+        answer.toolCalls.forEach((call, index) => {
+          events += chunk({
+            tool_calls: [{
+              index,
+              id: `call_${requests.length}_${index}`,
+              type: "function",
+              function: {
+                name: call.name,
+                arguments: JSON.stringify(call.args),
+              },
+            }],
+          }, null);
+        });
+        events += chunk({}, "tool_calls");
+      }
+      events += "data: [DONE]\n\n";
+      return new Response(events, {
+        headers: { "content-type": "text/event-stream" },
+      });
+    },
+  );
+  return {
+    baseURL: `http://127.0.0.1:${server.addr.port}/v1`,
+    requests,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+/** An `opencode.json` that points the `fake` provider at `baseURL`. */
+export function fakeProviderConfig(baseURL: string): string {
+  return JSON.stringify(
+    {
+      $schema: "https://opencode.ai/config.json",
+      provider: {
+        fake: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Fake",
+          options: { baseURL, apiKey: "x" },
+          models: { "fake-model": { name: "Fake", tool_call: true } },
+        },
+      },
+    },
+    null,
+    2,
+  );
+}

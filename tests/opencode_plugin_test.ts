@@ -51,7 +51,9 @@ function fakeDaemon(
       const entry = {
         path: new URL(request.url).pathname,
         authorization: request.headers.get("authorization"),
-        body: await request.json(),
+        body: request.headers.get("content-type") === "application/json"
+          ? await request.json()
+          : {},
       };
       seen.push(entry);
       return answer(entry, request);
@@ -79,6 +81,13 @@ interface LoadedHooks {
 }
 
 let counter = 0;
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !check(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.ok(check());
+}
 
 /** Writes the plugin into `dir` under a fresh name and loads its hooks. */
 async function loadPlugin(
@@ -304,12 +313,13 @@ Deno.test("with the daemon down each tool answers with an error saying so and ho
   );
 });
 
-Deno.test("opencode's abort signal closes the request, which the daemon sees as an abort (T5)", async () => {
+Deno.test("opencode's abort signal closes the request and stops the session's calls in the daemon (T5)", async () => {
   await using tmp = await tempDir();
   const { promise: serverSawAbort, resolve: sawAbort } = Promise
     .withResolvers<string>();
   const { promise: arrived, resolve: arrive } = Promise.withResolvers<void>();
-  await using daemon = fakeDaemon((_seen, request) => {
+  await using daemon = fakeDaemon((seen, request) => {
+    if (seen.path.endsWith("/stop")) return Response.json({ stopped: 1 });
     arrive();
     return new Promise((resolve) => {
       request.signal.addEventListener("abort", () => {
@@ -334,6 +344,9 @@ Deno.test("opencode's abort signal closes the request, which the daemon sees as 
   controller.abort();
   await assert.rejects(call, { message: "the tool call was stopped" });
   assert.equal(await serverSawAbort, "aborted");
+  await waitUntil(() => daemon.seen.length === 2);
+  assert.equal(daemon.seen[1].path, "/beeuni/sessions/ses_1/stop");
+  assert.equal(daemon.seen[1].authorization, "Bearer token-0123456789abcdef");
 });
 
 Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, XDG_CONFIG_HOME by default (D3)", async () => {
