@@ -10,6 +10,16 @@ import {
   renderOpencodePlugin,
   writeOpencodePlugin,
 } from "../lib/opencode_plugin.ts";
+import {
+  manifestAgents,
+  OPENCODE_AGENT_MARKER,
+  opencodeDenies,
+  renderOpencodeAgent,
+  writeOpencodeAgents,
+} from "../lib/opencode_agents.ts";
+import { loadProject } from "../lib/project.ts";
+import { parse as parseYaml } from "yaml";
+import { tempRepo } from "./_helpers.ts";
 
 const TOOLS = [
   {
@@ -379,4 +389,100 @@ Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, 
   assert.equal(existsSync(path), true);
   assert.equal(statSync(path).isFile(), true);
   assert.doesNotMatch(readFileSync(path, "utf8"), /lookup_order/);
+});
+
+Deno.test("agent files deny, last, every tool an agent may not see, with the standard harness couplings (A2, A6, M7)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": `tools:
+  lookup_order: tools/lookup_order.ts
+agents:
+  support:
+    description: Answers order questions
+    model: fake/fake-model
+    secrets: all
+    prompt: You answer order questions.
+    permission:
+      edit: allow
+      lookup_order: ask
+    tools: [lookup_order, write, bash]
+  reviewer:
+    tools:
+      exclude: [apply_patch, bash]
+`,
+  });
+  const { manifest } = await loadProject({ cwd: repo.dir });
+  const [support, reviewer] = manifestAgents(manifest);
+  const hosted = ["web_search", "lookup_order"];
+  assert.deepEqual(opencodeDenies(support, hosted), [
+    "web_search",
+    "question",
+    "read",
+    "glob",
+    "grep",
+    "task",
+    "webfetch",
+    "todowrite",
+    "websearch",
+    "skill",
+    "lsp",
+    "plan_exit",
+  ]);
+  assert.deepEqual(opencodeDenies(reviewer, hosted), ["bash", "edit", "pty_*"]);
+  assert.deepEqual(opencodeDenies(undefined, hosted), []);
+  const file = renderOpencodeAgent(support, hosted);
+  assert.equal(file.name, "support");
+  const [, front, body] = file.text.split(/^---\n/m);
+  assert.equal(front.split("\n")[0], OPENCODE_AGENT_MARKER);
+  const data = parseYaml(front) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(data), ["description", "model", "permission"]);
+  const permission = data.permission as Record<string, string>;
+  assert.deepEqual(Object.entries(permission).slice(0, 2), [
+    ["edit", "allow"],
+    ["lookup_order", "ask"],
+  ]);
+  assert.equal(permission.web_search, "deny");
+  assert.equal(body, "You answer order questions.\n");
+});
+
+Deno.test("agent files never overwrite the user's own and go when their agent goes (A2)", async () => {
+  await using tmp = await tempDir();
+  await using repo = await tempRepo({
+    "beeuni.yaml": `agents:
+  support:
+    tools: [read]
+  build:
+    tools: none
+  old:
+    tools: all
+`,
+  });
+  const { manifest } = await loadProject({ cwd: repo.dir });
+  const configDir = join(tmp.dir, "opencode");
+  await Deno.mkdir(join(configDir, "agents"), { recursive: true });
+  const mine = "---\ndescription: my own build\n---\nBuild things.\n";
+  await Deno.writeTextFile(join(configDir, "agents", "build.md"), mine);
+  const first = writeOpencodeAgents({
+    configDir,
+    agents: manifestAgents(manifest),
+    hostedTools: ["memory"],
+  });
+  assert.deepEqual(first.written, [
+    join(configDir, "agents", "support.md"),
+    join(configDir, "agents", "old.md"),
+  ]);
+  assert.deepEqual(first.skipped, [join(configDir, "agents", "build.md")]);
+  assert.equal(
+    readFileSync(join(configDir, "agents", "build.md"), "utf8"),
+    mine,
+  );
+  const second = writeOpencodeAgents({
+    configDir,
+    agents: manifestAgents(manifest).filter((agent) => agent.name !== "old"),
+    hostedTools: ["memory"],
+  });
+  assert.deepEqual(second.removed, [join(configDir, "agents", "old.md")]);
+  assert.deepEqual(readdirSync(join(configDir, "agents")).sort(), [
+    "build.md",
+    "support.md",
+  ]);
 });
