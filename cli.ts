@@ -26,6 +26,7 @@ import { toolsCallCommand } from "./lib/commands/tools_call.ts";
 import { daemonCommand } from "./daemon.ts";
 import { toolsEjectCommand } from "./lib/commands/tools_eject.ts";
 import { validateCommand } from "./lib/commands/validate.ts";
+import { toolsMigrateCommand } from "./lib/commands/tools_migrate.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
 export const COMMANDS: readonly Command[] = [
@@ -37,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   toolsCallCommand,
   daemonCommand,
   toolsEjectCommand,
+  toolsMigrateCommand,
 ];
 
 function topHelp(): string {
