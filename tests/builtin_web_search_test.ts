@@ -5,122 +5,16 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { createHost, type Host } from "../lib/host.ts";
+import { createHost } from "../lib/host.ts";
 import webSearch from "../builtin_tools/web_search.ts";
-
-/** One request a test server received. */
-interface Seen {
-  method: string;
-  path: string;
-  params: URLSearchParams;
-  headers: Headers;
-  body: string;
-}
-
-/** A server on 127.0.0.1 that records requests and answers with `handler`. */
-interface TestServer {
-  url: string;
-  seen: Seen[];
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-function serve(
-  handler: (
-    seen: Seen,
-    released: Promise<void>,
-  ) => Response | Promise<Response>,
-): TestServer {
-  const seen: Seen[] = [];
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => release = resolve);
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const url = new URL(request.url);
-      const entry: Seen = {
-        method: request.method,
-        path: url.pathname,
-        params: url.searchParams,
-        headers: request.headers,
-        body: await request.text(),
-      };
-      seen.push(entry);
-      return await handler(entry, released);
-    },
-  );
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    seen,
-    [Symbol.asyncDispose]: () => {
-      release();
-      return server.shutdown();
-    },
-  };
-}
-
-function json(body: unknown, init: ResponseInit = {}): Response {
-  return new Response(JSON.stringify(body), {
-    ...init,
-    headers: { "content-type": "application/json", ...init.headers },
-  });
-}
-
-/** Answers only when the test stops the server: a server that hangs. */
-async function never(released: Promise<void>): Promise<Response> {
-  await released;
-  return new Response("late");
-}
-
-type Outcome =
-  | { ok: true; output: unknown }
-  | { ok: false; status: string; error: string };
-
-/**
- * The project every test runs in: web_search is a Beeuni tool of the
- * manifest, and the calling agent is granted all secrets, so the provider
- * settings of each test reach `context.env` as the agent's secrets.
- */
-const MANIFEST = `tools:
-  web_search: beeuni:web_search
-agents:
-  beeuni:
-    tools: all
-    secrets: all
-`;
-
-/** The running host and the secrets its next call sees. */
-const current: { host?: Host; secrets: Record<string, string> } = {
-  secrets: {},
-};
-
-/** Runs the tool through the tool host with `env` in its context. */
-async function call(
-  env: Record<string, string>,
-  args: Record<string, unknown>,
-  signal?: AbortSignal,
-): Promise<Outcome> {
-  current.secrets = env;
-  const outcome = await current.host!.call({
-    name: "web_search",
-    args,
-    sessionId: "s-1",
-    agent: "beeuni",
-    signal,
-  });
-  return outcome.ok
-    ? { ok: true, output: JSON.parse(outcome.output) }
-    : { ok: false, status: outcome.status, error: outcome.error };
-}
-
-function failure(outcome: Outcome): string {
-  assert.equal(outcome.ok, false, `expected a tool error, got a result`);
-  return (outcome as { error: string }).error;
-}
-
-function success(outcome: Outcome): unknown {
-  if (!outcome.ok) assert.fail(`expected a result, got: ${outcome.error}`);
-  return outcome.output;
-}
+import {
+  builtinHost,
+  failure,
+  json,
+  never,
+  serve,
+  success,
+} from "./_builtin.ts";
 
 const BRAVE_KEY = "BSA-test-key-123456";
 const TAVILY_KEY = "tvly-test-key-abcdef";
@@ -161,14 +55,9 @@ function braveAnswer(query: string): unknown {
 }
 
 Deno.test("web_search through the tool host (B1-B3)", async (t) => {
-  await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
-  await using host = await createHost({
-    directory: repo.dir,
-    env: {},
-    secrets: () => current.secrets,
-    log: () => {},
-  });
-  current.host = host;
+  // Each step's provider settings reach \`context.env\` as the agent's secrets.
+  await using tool = await builtinHost("web_search");
+  const { call } = tool;
 
   await t.step(
     "calls Brave with q, count and the subscription token and cleans the snippets (B1, B3)",
