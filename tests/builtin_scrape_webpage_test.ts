@@ -8,41 +8,20 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { brotliCompressSync } from "node:zlib";
 import { beeuni, REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { createHost, type Host } from "../lib/host.ts";
+import { createHost } from "../lib/host.ts";
 import scrapeWebpage from "../builtin_tools/scrape_webpage.ts";
+import {
+  builtinHost,
+  failure,
+  type Outcome,
+  serve,
+  success,
+} from "./_builtin.ts";
 
 const FIXTURES = join(REPO_ROOT, "tests", "fixtures", "scrape_webpage");
 
 function fixture(name: string): Promise<Uint8Array<ArrayBuffer>> {
   return Deno.readFile(join(FIXTURES, name));
-}
-
-/** An HTTP server on 127.0.0.1 that counts requests. */
-interface TestServer {
-  url: string;
-  port: number;
-  requests: string[];
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-function serve(
-  handler: (url: URL, request: Request) => Response | Promise<Response>,
-): TestServer {
-  const requests: string[] = [];
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) => {
-      const url = new URL(request.url);
-      requests.push(url.pathname + url.search);
-      return handler(url, request);
-    },
-  );
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    port: server.addr.port,
-    requests,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
 }
 
 /**
@@ -112,52 +91,7 @@ function html(
   return new Response(body, { headers: { "content-type": contentType } });
 }
 
-type Outcome =
-  | { ok: true; output: Record<string, unknown> }
-  | { ok: false; status: string; error: string };
-
-const MANIFEST = `tools:
-  scrape_webpage: beeuni:scrape_webpage
-agents:
-  beeuni:
-    tools: all
-    secrets: all
-`;
-
 const ALLOW = { BEEUNI_SCRAPE_ALLOW_PRIVATE: "1" };
-
-const current: { host?: Host; env: Record<string, string> } = { env: {} };
-
-/** Runs scrape_webpage through the tool host with `env` in its context. */
-async function call(
-  env: Record<string, string>,
-  args: Record<string, unknown>,
-  signal?: AbortSignal,
-): Promise<Outcome> {
-  current.env = env;
-  const outcome = await current.host!.call({
-    name: "scrape_webpage",
-    args,
-    sessionId: "s-1",
-    agent: "beeuni",
-    signal,
-  });
-  return outcome.ok
-    ? { ok: true, output: JSON.parse(outcome.output) }
-    : { ok: false, status: outcome.status, error: outcome.error };
-}
-
-function success(outcome: Outcome): Record<string, unknown> {
-  if (!outcome.ok) assert.fail(`expected a result, got: ${outcome.error}`);
-  return outcome.output;
-}
-
-function failure(outcome: Outcome): string {
-  if (outcome.ok) {
-    assert.fail(`expected a tool error, got ${JSON.stringify(outcome.output)}`);
-  }
-  return outcome.error;
-}
 
 function content(outcome: Outcome): string {
   return String(success(outcome).content);
@@ -167,14 +101,9 @@ const POLICY_HINT =
   "only public addresses are fetched (set BEEUNI_SCRAPE_ALLOW_PRIVATE=1 in the tool's environment to allow private ones)";
 
 Deno.test("scrape_webpage through the tool host (B1, B2)", async (t) => {
-  await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
-  await using host = await createHost({
-    directory: repo.dir,
-    env: {},
-    secrets: () => current.env,
-    log: () => {},
-  });
-  current.host = host;
+  // Each step's settings reach `context.env` as the agent's secrets.
+  await using tool = await builtinHost("scrape_webpage");
+  const { call } = tool;
 
   await t.step(
     "turns an article page into Markdown and drops scripts, styles, navigation and boilerplate",
@@ -428,7 +357,7 @@ Hidden by default but present.`,
       const sjisMeta = await fixture("shift_jis_meta.html");
       const cp = await fixture("windows_1252.html");
       const cpMeta = await fixture("windows_1252_meta.html");
-      await using server = serve((url) => {
+      await using server = serve(({ url }) => {
         switch (url.pathname) {
           case "/sjis-header":
             return html(sjis, "text/html; charset=Shift_JIS");
@@ -468,7 +397,7 @@ Hidden by default but present.`,
   await t.step(
     "returns text types as plain text and JSON indented; a body that is not JSON comes back as it is",
     async () => {
-      await using server = serve((url) => {
+      await using server = serve(({ url }) => {
         if (url.pathname === "/notes.txt") {
           return html(
             "line one\r\n  *not markdown*\r\nline three\n",
@@ -563,7 +492,7 @@ Hidden by default but present.`,
   await t.step(
     "follows redirects and reports the final URL; stops after 10 and at a loop",
     async () => {
-      await using server = serve((url) => {
+      await using server = serve(({ url }) => {
         const hop = /^\/hop\/(\d+)$/.exec(url.pathname);
         if (hop) {
           const n = Number(hop[1]);
@@ -629,7 +558,7 @@ Hidden by default but present.`,
         0,
         13,
       ]);
-      await using server = serve((url) => {
+      await using server = serve(({ url }) => {
         if (url.pathname === "/image.png") {
           return new Response(png, {
             headers: { "content-type": "image/png" },
@@ -664,7 +593,7 @@ Hidden by default but present.`,
     "decompresses gzip and brotli bodies and caps the decompressed size (BEEUNI_SCRAPE_MAX_BYTES)",
     async () => {
       const big = "a".repeat(1024 * 1024);
-      await using server = serve((url) => {
+      await using server = serve(({ url }) => {
         if (url.pathname === "/gz") {
           return new Response(gzipSync("<h1>Zipped</h1><p>small</p>"), {
             headers: {
@@ -844,7 +773,7 @@ Hidden by default but present.`,
     "checks every redirect hop: an allowed first hop that redirects to loopback is refused (BEEUNI_SCRAPE_ALLOW_HOSTS)",
     async () => {
       await using target = silentServer();
-      await using first = serve((url) => {
+      await using first = serve(({ url }) => {
         if (url.pathname === "/page") return html("<p>allowed host</p>");
         const location = url.pathname === "/to-localhost"
           ? `http://localhost:${target.port}/secret`
@@ -865,7 +794,10 @@ Hidden by default but present.`,
         `refused to fetch "http://localhost:${target.port}/secret": host "localhost" resolves to 127.0.0.1, which is loopback (127.0.0.0/8); ${POLICY_HINT}`,
       );
       assert.equal(target.connections, 0);
-      assert.deepEqual(first.requests, ["/page", "/to-ip", "/to-localhost"]);
+      assert.deepEqual(
+        first.seen.map(({ url }) => url.pathname + url.search),
+        ["/page", "/to-ip", "/to-localhost"],
+      );
     },
   );
 
@@ -882,11 +814,11 @@ Hidden by default but present.`,
         next_offset: null,
       };
       const seen: { path: string; auth: string | null; body: unknown }[] = [];
-      await using api = serve(async (url, request) => {
+      await using api = serve((request) => {
         seen.push({
-          path: url.pathname,
+          path: request.path,
           auth: request.headers.get("authorization"),
-          body: await request.json(),
+          body: JSON.parse(request.body),
         });
         if (request.headers.get("authorization") !== "Bearer tok-1") {
           return Response.json({ error: { message: "bad token" } }, {
