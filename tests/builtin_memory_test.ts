@@ -1,88 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import memory from "../builtin_tools/memory.ts";
-import { createHost, type Host } from "../lib/host.ts";
-
-type Files = Record<string, string>;
-
-async function writeFiles(dir: string, files: Files): Promise<void> {
-  for (const [path, data] of Object.entries(files)) {
-    await Deno.mkdir(join(dir, path, ".."), { recursive: true });
-    if (typeof data === "string") {
-      await Deno.writeTextFile(join(dir, path), data);
-    } else await Deno.writeFile(join(dir, path), data);
-  }
-}
-
-/** A temporary folder holding `files`, removed at the end. */
-async function plainDir(files: Files = {}) {
-  const dir = await Deno.makeTempDir({ prefix: "beeuni_memory_" });
-  await writeFiles(dir, files);
-  return {
-    dir,
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  };
-}
-
-/**
- * A checkout whose beeuni.yaml selects the memory tool; calls go through
- * the daemon's tool host (D1, T5) like a session's. One host
- * serves every step; `reset(files)` empties the checkout (but for
- * beeuni.yaml) and writes `files`.
- */
-async function checkout(files: Files = {}) {
-  const { dir } = await plainDir({
-    "beeuni.yaml": "tools:\n  memory: beeuni:memory\n",
-    ...files,
-  });
-  let host: Host | undefined;
-  return {
-    dir,
-    async reset(files: Files = {}): Promise<void> {
-      for (const entry of Deno.readDirSync(dir)) {
-        if (entry.name !== "beeuni.yaml") {
-          await Deno.remove(join(dir, entry.name), { recursive: true });
-        }
-      }
-      await writeFiles(dir, files);
-    },
-    async call(args: Record<string, unknown>): Promise<string> {
-      host ??= await createHost({ directory: dir, env: {}, log: () => {} });
-      const outcome = await host.call({
-        name: "memory",
-        args,
-        sessionId: "s1",
-        agent: "build",
-      });
-      if (!outcome.ok) throw new Error(outcome.error);
-      return outcome.output;
-    },
-    read: (path: string) => Deno.readTextFile(join(dir, path)),
-    async [Symbol.asyncDispose]() {
-      await host?.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
-
-async function refused(
-  promise: Promise<unknown>,
-  pattern: RegExp,
-): Promise<void> {
-  await assert.rejects(promise, (error: Error) => {
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
+import { builtinHost, plainDir, refused } from "./_builtin.ts";
 
 Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
-  await using box = await checkout();
+  await using box = await builtinHost("memory");
   await t.step(
     "memory view of a missing memory folder says it is empty (B4)",
     async () => {
       await box.reset();
       assert.equal(
-        await box.call({ command: "view", path: "/memories" }),
+        await box.run({ command: "view", path: "/memories" }),
         'memory/ is empty. Create a file with command "create".',
       );
     },
@@ -93,7 +21,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     async () => {
       await box.reset();
       assert.equal(
-        await box.call({
+        await box.run({
           command: "create",
           path: "/memories/projects/alpha.md",
           file_text: "# Alpha\n\n- owner: Kim\n",
@@ -105,7 +33,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "# Alpha\n\n- owner: Kim\n",
       );
       assert.equal(
-        await box.call({
+        await box.run({
           command: "create",
           path: "memory/projects/alpha.md",
           file_text: "replaced\n",
@@ -133,15 +61,15 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "    - memory/projects/deep/er/ (not listed: view it)",
       ].join("\n");
       // Files below the depth limit are not counted.
-      const listing = await box.call({ command: "view", path: "." });
+      const listing = await box.run({ command: "view", path: "." });
       assert.equal(listing, expected);
-      assert.equal(await box.call({ command: "view", path: "" }), listing);
+      assert.equal(await box.run({ command: "view", path: "" }), listing);
       assert.equal(
-        await box.call({ command: "view", path: "/memories/" }),
+        await box.run({ command: "view", path: "/memories/" }),
         listing,
       );
       assert.equal(
-        await box.call({ command: "view", path: "projects/deep/er" }),
+        await box.run({ command: "view", path: "projects/deep/er" }),
         "memory/projects/deep/er: 1 file, 0 folders\n- memory/projects/deep/er/x.md (1 B)",
       );
     },
@@ -154,11 +82,11 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "memory/todo.md": "one\ntwo\nthree\nfour\n",
       });
       assert.equal(
-        await box.call({ command: "view", path: "todo.md" }),
+        await box.run({ command: "view", path: "todo.md" }),
         "memory/todo.md, lines 1-4 of 4:\n     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour",
       );
       assert.equal(
-        await box.call({
+        await box.run({
           command: "view",
           path: "todo.md",
           view_range: [2, 3],
@@ -166,7 +94,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "memory/todo.md, lines 2-3 of 4:\n     2\ttwo\n     3\tthree",
       );
       assert.equal(
-        await box.call({
+        await box.run({
           command: "view",
           path: "todo.md",
           view_range: [3, -1],
@@ -174,19 +102,19 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "memory/todo.md, lines 3-4 of 4:\n     3\tthree\n     4\tfour",
       );
       await refused(
-        box.call({ command: "view", path: "todo.md", view_range: [5, 6] }),
+        box.run({ command: "view", path: "todo.md", view_range: [5, 6] }),
         /^view_range start 5 is outside memory\/todo\.md, which has 4 lines: use 1 to 4$/,
       );
       await refused(
-        box.call({ command: "view", path: "todo.md", view_range: [3, 2] }),
+        box.run({ command: "view", path: "todo.md", view_range: [3, 2] }),
         /view_range end 2 is invalid/,
       );
       await refused(
-        box.call({ command: "view", path: "todo.md", view_range: "1-2" }),
+        box.run({ command: "view", path: "todo.md", view_range: "1-2" }),
         /view_range must be two whole numbers/,
       );
       await refused(
-        box.call({ command: "view", path: "nope.md" }),
+        box.run({ command: "view", path: "nope.md" }),
         /^memory\/nope\.md does not exist: view memory\/ to list the files$/,
       );
     },
@@ -197,7 +125,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       "memory/a.md": "alpha\nbeta\nalpha\ngamma\n",
     });
     await refused(
-      box.call({
+      box.run({
         command: "str_replace",
         path: "a.md",
         old_str: "alpha",
@@ -206,7 +134,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       /^old_str occurs 2 times in memory\/a\.md \(lines 1, 3\): nothing changed/,
     );
     await refused(
-      box.call({
+      box.run({
         command: "str_replace",
         path: "a.md",
         old_str: "delta",
@@ -216,7 +144,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     );
     assert.equal(await box.read("memory/a.md"), "alpha\nbeta\nalpha\ngamma\n");
     assert.equal(
-      await box.call({
+      await box.run({
         command: "str_replace",
         path: "a.md",
         old_str: "beta\n",
@@ -229,7 +157,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       await box.read("memory/a.md"),
       "alpha\nBETA\nbeta2\nalpha\ngamma\n",
     );
-    await box.call({
+    await box.run({
       command: "str_replace",
       path: "a.md",
       old_str: "gamma\n",
@@ -242,7 +170,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     async () => {
       await box.reset({ "memory/l.md": "b\nd\n" });
       assert.equal(
-        await box.call({
+        await box.run({
           command: "insert",
           path: "l.md",
           insert_line: 0,
@@ -250,13 +178,13 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         }),
         "Inserted 1 line into memory/l.md after line 0\n     1\ta\n     2\tb\n     3\td",
       );
-      await box.call({
+      await box.run({
         command: "insert",
         path: "l.md",
         insert_line: 2,
         insert_text: "c\n",
       });
-      await box.call({
+      await box.run({
         command: "insert",
         path: "l.md",
         insert_line: 4,
@@ -264,7 +192,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       });
       assert.equal(await box.read("memory/l.md"), "a\nb\nc\nd\ne\nf\n");
       await refused(
-        box.call({
+        box.run({
           command: "insert",
           path: "l.md",
           insert_line: 9,
@@ -273,7 +201,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         /^insert_line 9 is outside memory\/l\.md, which has 6 lines: use 0 to 6$/,
       );
       await refused(
-        box.call({ command: "insert", path: "l.md", insert_text: "z" }),
+        box.run({ command: "insert", path: "l.md", insert_text: "z" }),
         /^insert_line is required/,
       );
     },
@@ -283,7 +211,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     "memory str_replace matches text copied from a CRLF file (B4)",
     async () => {
       await box.reset({ "memory/w.md": "a\r\nb\r\nc\r\n" });
-      await box.call({
+      await box.run({
         command: "str_replace",
         path: "w.md",
         old_str: "a\nb",
@@ -297,7 +225,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     "memory insert keeps a CRLF file's line endings (B4)",
     async () => {
       await box.reset({ "memory/w.md": "a\r\nc\r\n" });
-      await box.call({
+      await box.run({
         command: "insert",
         path: "w.md",
         insert_line: 1,
@@ -316,20 +244,20 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "memory/old/c/d.md": "d",
       });
       assert.equal(
-        await box.call({ command: "delete", path: "/memories/a.md" }),
+        await box.run({ command: "delete", path: "/memories/a.md" }),
         "Deleted memory/a.md",
       );
       assert.equal(
-        await box.call({ command: "delete", path: "old" }),
+        await box.run({ command: "delete", path: "old" }),
         "Deleted memory/old and everything in it",
       );
       assert.deepEqual([...Deno.readDirSync(join(box.dir, "memory"))], []);
       await refused(
-        box.call({ command: "delete", path: "/memories" }),
+        box.run({ command: "delete", path: "/memories" }),
         /^path names the memory folder itself/,
       );
       await refused(
-        box.call({ command: "delete", path: "gone.md" }),
+        box.run({ command: "delete", path: "gone.md" }),
         /^memory\/gone\.md does not exist/,
       );
     },
@@ -344,7 +272,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         "memory/dir/x.md": "x",
       });
       assert.equal(
-        await box.call({
+        await box.run({
           command: "rename",
           path: "a.md",
           new_path: "/memories/archive/2026/a.md",
@@ -353,20 +281,20 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       );
       assert.equal(await box.read("memory/archive/2026/a.md"), "a");
       await refused(
-        box.call({ command: "rename", path: "b.md", new_path: "dir/x.md" }),
+        box.run({ command: "rename", path: "b.md", new_path: "dir/x.md" }),
         /^memory\/dir\/x\.md already exists: delete it first or pick another new_path$/,
       );
       await refused(
-        box.call({ command: "rename", path: "dir", new_path: "dir/inner" }),
+        box.run({ command: "rename", path: "dir", new_path: "dir/inner" }),
         /^cannot move memory\/dir into itself/,
       );
       assert.equal(
-        await box.call({ command: "rename", path: "dir", new_path: "moved" }),
+        await box.run({ command: "rename", path: "dir", new_path: "moved" }),
         "Renamed memory/dir/ to memory/moved/",
       );
       assert.equal(await box.read("memory/moved/x.md"), "x");
       await refused(
-        box.call({ command: "rename", path: "b.md", new_path: "../b.md" }),
+        box.run({ command: "rename", path: "b.md", new_path: "../b.md" }),
         /^new_path "\.\.\/b\.md" contains "\.\."/,
       );
     },
@@ -400,7 +328,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
             { command: "rename", path: "x.md", new_path: path },
           ]
         ) {
-          await refused(box.call(args), pattern);
+          await refused(box.run(args), pattern);
         }
       }
       assert.equal(await box.read("secret.txt"), "top secret\n");
@@ -446,12 +374,12 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
         ]
       ) {
         await refused(
-          box.call(args),
+          box.run(args),
           /leads outside memory\/ through a symlink/,
         );
       }
       await refused(
-        box.call({ command: "create", path: "dangling/x.md", file_text: "x" }),
+        box.run({ command: "create", path: "dangling/x.md", file_text: "x" }),
         /symlink/,
       );
       assert.equal(await box.read("secret.txt"), "top secret\n");
@@ -461,7 +389,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       );
       // A symlink that stays inside memory/ is fine.
       assert.match(
-        await box.call({ command: "view", path: "alias.md" }),
+        await box.run({ command: "view", path: "alias.md" }),
         /1\tinside$/,
       );
     },
@@ -474,7 +402,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       await using elsewhere = await plainDir({ "notes.md": "private\n" });
       await Deno.symlink(elsewhere.dir, join(box.dir, "memory"));
       await refused(
-        box.call({ command: "view", path: "." }),
+        box.run({ command: "view", path: "." }),
         /^memory\/ is a symlink that leads outside the checkout/,
       );
     },
@@ -487,19 +415,19 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
       // A hard link still sees the old content when the file is replaced by a
       // rename; an in-place write would change both names.
       await Deno.link(join(box.dir, "memory/a.md"), join(box.dir, "before.md"));
-      await box.call({
+      await box.run({
         command: "str_replace",
         path: "a.md",
         old_str: "two",
         new_str: "TWO",
       });
-      await box.call({
+      await box.run({
         command: "insert",
         path: "a.md",
         insert_line: 0,
         insert_text: "zero",
       });
-      await box.call({ command: "create", path: "b.md", file_text: "b" });
+      await box.run({ command: "create", path: "b.md", file_text: "b" });
       assert.equal(await box.read("memory/a.md"), "zero\none\nTWO\n");
       assert.equal(await box.read("before.md"), "one\ntwo\n");
       // No temporary files are left behind.
@@ -516,7 +444,7 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
     async () => {
       await box.reset({ "memory": "not a folder\n" });
       await refused(
-        box.call({ command: "create", path: "a.md", file_text: "x" }),
+        box.run({ command: "create", path: "a.md", file_text: "x" }),
         /^memory is a file, not a folder: move it away so memory\/ can hold notes$/,
       );
       assert.equal(await box.read("memory"), "not a folder\n");
@@ -526,26 +454,26 @@ Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
   await t.step("memory explains bad arguments (B4)", async () => {
     await box.reset({ "memory/a.md": "a" });
     await refused(
-      box.call({ command: "edit", path: "a.md" }),
+      box.run({ command: "edit", path: "a.md" }),
       /^unknown command "edit": use one of view, create, str_replace, insert, delete, rename$/,
     );
     await refused(
-      box.call({ command: "create", path: "n.md" }),
+      box.run({ command: "create", path: "n.md" }),
       /^file_text is required for command "create" and must be a string$/,
     );
     await refused(
-      box.call({ command: "create", path: "a.md/b.md", file_text: "x" }),
+      box.run({ command: "create", path: "a.md/b.md", file_text: "x" }),
       /^memory\/a\.md is a file, so it cannot hold memory\/a\.md\/b\.md$/,
     );
     await refused(
-      box.call({ command: "view", path: 42 }),
+      box.run({ command: "view", path: 42 }),
       /^path must be a string/,
     );
   });
 });
 
 Deno.test("memory stays offline with an empty environment and a stopped signal leaves files alone (B4)", async () => {
-  await using box = await checkout({ "memory/a.md": "a\n" });
+  await using box = await builtinHost("memory", { "memory/a.md": "a\n" });
   const controller = new AbortController();
   controller.abort();
   await assert.rejects(

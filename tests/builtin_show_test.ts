@@ -1,86 +1,20 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createHost, type Host } from "../lib/host.ts";
-
-type Files = Record<string, string | Uint8Array>;
-
-async function writeFiles(dir: string, files: Files): Promise<void> {
-  for (const [path, data] of Object.entries(files)) {
-    await Deno.mkdir(join(dir, path, ".."), { recursive: true });
-    if (typeof data === "string") {
-      await Deno.writeTextFile(join(dir, path), data);
-    } else await Deno.writeFile(join(dir, path), data);
-  }
-}
-
-/** A temporary folder holding `files`, removed at the end. */
-async function plainDir(files: Files = {}) {
-  const dir = await Deno.makeTempDir({ prefix: "beeuni_show_" });
-  await writeFiles(dir, files);
-  return {
-    dir,
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  };
-}
-
-/**
- * A checkout whose beeuni.yaml selects the show tool; calls go through
- * the daemon's tool host (D1, T5) like a session's, and come back as the JSON the model reads (T3). One host
- * serves every step; `reset(files)` empties the checkout (but for
- * beeuni.yaml) and writes `files`.
- */
-async function checkout(files: Files = {}) {
-  const { dir } = await plainDir({
-    "beeuni.yaml": "tools:\n  show: beeuni:show\n",
-    ...files,
-  });
-  let host: Host | undefined;
-  return {
-    dir,
-    async reset(files: Files = {}): Promise<void> {
-      for (const entry of Deno.readDirSync(dir)) {
-        if (entry.name !== "beeuni.yaml") {
-          await Deno.remove(join(dir, entry.name), { recursive: true });
-        }
-      }
-      await writeFiles(dir, files);
-    },
-    async call(args: Record<string, unknown>): Promise<unknown> {
-      host ??= await createHost({ directory: dir, env: {}, log: () => {} });
-      const outcome = await host.call({
-        name: "show",
-        args,
-        sessionId: "s1",
-        agent: "build",
-      });
-      if (!outcome.ok) throw new Error(outcome.error);
-      return JSON.parse(outcome.output);
-    },
-    read: (path: string) => Deno.readTextFile(join(dir, path)),
-    async [Symbol.asyncDispose]() {
-      await host?.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
-
-async function refused(promise: Promise<unknown>, pattern: RegExp) {
-  await assert.rejects(promise, (error: Error) => {
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
+import { builtinHost, plainDir, refused } from "./_builtin.ts";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
-  await using box = await checkout();
+  await using box = await builtinHost("show");
+  /** The JSON the model reads back (T3), or a rejection with the error. */
+  const call = async (args: Record<string, unknown>): Promise<unknown> =>
+    JSON.parse(await box.run(args));
   await t.step(
     "show image from a project file or an http(s) URL (B2)",
     async () => {
       await box.reset({ "out/chart.png": PNG, "notes.txt": "x" });
       assert.deepEqual(
-        await box.call({
+        await call({
           type: "image",
           path: "out/chart.png",
           title: "Sales",
@@ -97,7 +31,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       assert.deepEqual(
-        await box.call({ type: "image", path: join(box.dir, "out/chart.png") }),
+        await call({ type: "image", path: join(box.dir, "out/chart.png") }),
         {
           type: "image",
           title: null,
@@ -109,7 +43,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       assert.deepEqual(
-        await box.call({
+        await call({
           type: "image",
           url: "https://example.com/a/cat.JPG?x=1",
         }),
@@ -124,15 +58,15 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       await refused(
-        box.call({ type: "image", path: "notes.txt" }),
+        call({ type: "image", path: "notes.txt" }),
         /^path "notes\.txt" is not an image \(\.txt\)/,
       );
       await refused(
-        box.call({ type: "image" }),
+        call({ type: "image" }),
         /^type "image" needs exactly one of path .* or url/,
       );
       await refused(
-        box.call({
+        call({
           type: "image",
           path: "out/chart.png",
           url: "https://e.com/x.png",
@@ -150,7 +84,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         "data.bin": "01",
       });
       assert.deepEqual(
-        await box.call({ type: "file", path: "./reports/q3.pdf" }),
+        await call({ type: "file", path: "./reports/q3.pdf" }),
         {
           type: "file",
           title: null,
@@ -161,21 +95,21 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       assert.deepEqual(
-        (await box.call({ type: "file", path: "data.bin" }) as { mime: string })
+        (await call({ type: "file", path: "data.bin" }) as { mime: string })
           .mime,
         "application/octet-stream",
       );
       await refused(
-        box.call({ type: "file", path: "reports" }),
+        call({ type: "file", path: "reports" }),
         /^path "reports" is a folder: show a file$/,
       );
       await refused(
-        box.call({ type: "file", path: "nope.pdf" }),
+        call({ type: "file", path: "nope.pdf" }),
         /^path "nope\.pdf" does not exist/,
       );
-      await refused(box.call({ type: "file" }), /^type "file" needs path/);
+      await refused(call({ type: "file" }), /^type "file" needs path/);
       await refused(
-        box.call({
+        call({
           type: "file",
           path: "reports/q3.pdf",
           url: "https://e.com",
@@ -205,16 +139,16 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         ["file:///etc/passwd", /is a URL: pass it as url/],
       ];
       for (const [path, pattern] of attempts) {
-        await refused(box.call({ type: "file", path }), pattern);
-        await refused(box.call({ type: "image", path }), pattern);
+        await refused(call({ type: "file", path }), pattern);
+        await refused(call({ type: "image", path }), pattern);
         await refused(
-          box.call({ type: "items", items: [{ title: "x", path }] }),
+          call({ type: "items", items: [{ title: "x", path }] }),
           pattern,
         );
       }
       // `..` that stays inside is fine.
       assert.equal(
-        (await box.call({ type: "file", path: "sub/../in.png" }) as {
+        (await call({ type: "file", path: "sub/../in.png" }) as {
           path: string;
         }).path,
         "in.png",
@@ -225,7 +159,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
   await t.step("show url accepts http(s) only (B2)", async () => {
     await box.reset();
     assert.deepEqual(
-      await box.call({
+      await call({
         type: "url",
         url: "https://example.com",
         title: "Docs",
@@ -238,28 +172,28 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
       },
     );
     await refused(
-      box.call({ type: "url", url: "javascript:alert(1)" }),
+      call({ type: "url", url: "javascript:alert(1)" }),
       /uses javascript: only http and https/,
     );
     await refused(
-      box.call({ type: "url", url: "file:///etc/passwd" }),
+      call({ type: "url", url: "file:///etc/passwd" }),
       /uses file: only http and https/,
     );
     await refused(
-      box.call({ type: "url", url: "example.com" }),
+      call({ type: "url", url: "example.com" }),
       /is not a URL: give an absolute http or https URL/,
     );
     await refused(
-      box.call({ type: "url", url: "https://u:p@example.com/" }),
+      call({ type: "url", url: "https://u:p@example.com/" }),
       /holds a user name or password/,
     );
-    await refused(box.call({ type: "url" }), /^type "url" needs url/);
+    await refused(call({ type: "url" }), /^type "url" needs url/);
   });
 
   await t.step("show markdown and code carry their text (B2)", async () => {
     await box.reset();
     assert.deepEqual(
-      await box.call({ type: "markdown", content: "# Hi\n\n*there*" }),
+      await call({ type: "markdown", content: "# Hi\n\n*there*" }),
       {
         type: "markdown",
         title: null,
@@ -268,7 +202,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
       },
     );
     assert.deepEqual(
-      await box.call({
+      await call({
         type: "code",
         content: "<b>x</b>",
         language: "HTML",
@@ -283,16 +217,16 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
       },
     );
     await refused(
-      box.call({ type: "markdown", content: "  " }),
+      call({ type: "markdown", content: "  " }),
       /^type "markdown" needs content/,
     );
-    await refused(box.call({ type: "markdown", content: 3 }), /needs content/);
+    await refused(call({ type: "markdown", content: 3 }), /needs content/);
     await refused(
-      box.call({ type: "markdown", content: "x".repeat(1024 * 1024 + 1) }),
+      call({ type: "markdown", content: "x".repeat(1024 * 1024 + 1) }),
       /over the 1048576 limit: write it to a file/,
     );
     await refused(
-      box.call({ type: "html", content: "<b>x</b>" }),
+      call({ type: "html", content: "<b>x</b>" }),
       /^unknown type "html": use one of image, file, url, markdown, code, json, table, items \(show HTML as type "code" with language "html"\)$/,
     );
   });
@@ -302,7 +236,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
     async () => {
       await box.reset();
       assert.deepEqual(
-        await box.call({ type: "json", content: { a: [1, 2] } }),
+        await call({ type: "json", content: { a: [1, 2] } }),
         {
           type: "json",
           title: null,
@@ -311,16 +245,16 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       assert.deepEqual(
-        (await box.call({ type: "json", content: '{"ok":true}' }) as {
+        (await call({ type: "json", content: '{"ok":true}' }) as {
           content: unknown;
         }).content,
         { ok: true },
       );
       await refused(
-        box.call({ type: "json", content: "{oops" }),
+        call({ type: "json", content: "{oops" }),
         /^content is not valid JSON/,
       );
-      await refused(box.call({ type: "json" }), /^type "json" needs content/);
+      await refused(call({ type: "json" }), /^type "json" needs content/);
     },
   );
 
@@ -329,7 +263,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
     async () => {
       await box.reset();
       assert.deepEqual(
-        await box.call({
+        await call({
           type: "table",
           columns: ["name", "price"],
           rows: [["tea", 3.5], ["cake", null]],
@@ -343,7 +277,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       assert.deepEqual(
-        await box.call({
+        await call({
           type: "table",
           rows: [{ name: "tea", price: 3.5 }, { name: "cake", vegan: true }],
         }),
@@ -356,34 +290,34 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       assert.deepEqual(
-        (await box.call({ type: "table", rows: [[1, 2]] }) as {
+        (await call({ type: "table", rows: [[1, 2]] }) as {
           columns: string[];
         })
           .columns,
         ["Column 1", "Column 2"],
       );
       await refused(
-        box.call({ type: "table", columns: ["a", "b"], rows: [["x"]] }),
+        call({ type: "table", columns: ["a", "b"], rows: [["x"]] }),
         /^rows\[0\] has 1 cells but the table has 2 columns: give every row 2 cells$/,
       );
       await refused(
-        box.call({ type: "table", columns: ["a"], rows: [[{ deep: 1 }]] }),
+        call({ type: "table", columns: ["a"], rows: [[{ deep: 1 }]] }),
         /^rows\[0\]\[0\] is an object: cells are strings, numbers, booleans or null$/,
       );
       await refused(
-        box.call({ type: "table", columns: ["a"], rows: [{ b: 1 }] }),
+        call({ type: "table", columns: ["a"], rows: [{ b: 1 }] }),
         /^rows\[0\] has key "b", which is not in columns/,
       );
       await refused(
-        box.call({ type: "table", rows: [[1], { a: 1 }] }),
+        call({ type: "table", rows: [[1], { a: 1 }] }),
         /must all be lists of cells, or all objects/,
       );
       await refused(
-        box.call({ type: "table", columns: ["a", "a"], rows: [] }),
+        call({ type: "table", columns: ["a", "a"], rows: [] }),
         /columns has "a" twice/,
       );
       await refused(
-        box.call({ type: "table", rows: "a,b" }),
+        call({ type: "table", rows: "a,b" }),
         /^type "table" needs rows/,
       );
     },
@@ -394,7 +328,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
     async () => {
       await box.reset({ "a.md": "a" });
       assert.deepEqual(
-        await box.call({
+        await call({
           type: "items",
           title: "Sources",
           items: [
@@ -424,27 +358,27 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
         },
       );
       await refused(
-        box.call({ type: "items", items: "a, b" }),
+        call({ type: "items", items: "a, b" }),
         /^type "items" needs items: a list/,
       );
-      await refused(box.call({ type: "items", items: [] }), /^items is empty/);
+      await refused(call({ type: "items", items: [] }), /^items is empty/);
       await refused(
-        box.call({ type: "items", items: [{ name: "x" }] }),
+        call({ type: "items", items: [{ name: "x" }] }),
         /^items\[0\] has unknown key "name": use title, description, url, path$/,
       );
       await refused(
-        box.call({ type: "items", items: [{ title: "" }] }),
+        call({ type: "items", items: [{ title: "" }] }),
         /^items\[0\]\.title must be a non-empty string$/,
       );
       await refused(
-        box.call({
+        call({
           type: "items",
           items: [{ title: "x", url: "ftp://e.com" }],
         }),
         /^items\[0\]\.url "ftp:\/\/e\.com" uses ftp/,
       );
       await refused(
-        box.call({ type: "items", items: [null] }),
+        call({ type: "items", items: [null] }),
         /^items\[0\] must be a string or an object/,
       );
     },
@@ -454,13 +388,13 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
     "show refuses unknown types and fields another type uses (B2)",
     async () => {
       await box.reset();
-      await refused(box.call({}), /^unknown type null: use one of/);
+      await refused(call({}), /^unknown type null: use one of/);
       await refused(
-        box.call({ type: "markdown", content: "x", path: "a.md" }),
+        call({ type: "markdown", content: "x", path: "a.md" }),
         /^path is not used by type "markdown": remove it or use type "file"$/,
       );
       await refused(
-        box.call({ type: "url", url: "https://e.com", title: 5 }),
+        call({ type: "url", url: "https://e.com", title: 5 }),
         /^title must be a string$/,
       );
     },
