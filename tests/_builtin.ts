@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempRepo } from "./_helpers.ts";
+import { REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { createHost, type Host } from "../lib/host.ts";
 
 /** One request a test server received. */
@@ -85,6 +85,35 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 export async function never(released: Promise<void>): Promise<Response> {
   await released;
   return new Response("late");
+}
+
+/** A Beeuni tool module's source and every module it names. */
+export interface ToolSource {
+  /** The text of `builtin_tools/<tool>.ts`. */
+  source: string;
+  /**
+   * The specifiers of its static imports and re-exports, its bare
+   * `import "x"` lines and its dynamic `import("x")` calls.
+   */
+  specifiers: string[];
+}
+
+/** Reads `builtin_tools/<tool>.ts` and finds the modules it imports (B1). */
+export async function toolSource(tool: string): Promise<ToolSource> {
+  const source = await Deno.readTextFile(
+    join(REPO_ROOT, "builtin_tools", `${tool}.ts`),
+  );
+  const specifiers = [
+    ...source.matchAll(
+      /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']/g,
+    ),
+    ...source.matchAll(
+      /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']/g,
+    ),
+    ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
+    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
+  ].map((match) => match[1]);
+  return { source, specifiers };
 }
 
 /** Files by path: text, or bytes. */

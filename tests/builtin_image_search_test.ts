@@ -2,9 +2,6 @@
 // format: Brave Search API, Tavily, SearXNG and the Beeuni API.
 
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { REPO_ROOT } from "./_helpers.ts";
 import imageSearch from "../builtin_tools/image_search.ts";
 import {
   builtinHost,
@@ -13,6 +10,7 @@ import {
   never,
   serve,
   success,
+  toolSource,
 } from "./_builtin.ts";
 
 const BRAVE_KEY = "BSA-test-key-123456";
@@ -488,17 +486,7 @@ Deno.test("image_search passes context.signal to fetch: an abort ends the reques
 });
 
 Deno.test("the image_search module imports only node:* modules (B1)", async () => {
-  const source = await readFile(
-    join(REPO_ROOT, "builtin_tools", "image_search.ts"),
-    "utf8",
-  );
-  const specifiers = [
-    ...source.matchAll(
-      /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']/g,
-    ),
-    ...source.matchAll(/(?:^|\n)\s*import\s*["']([^"']+)["']/g),
-    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
-  ].map((match) => match[1]);
+  const { source, specifiers } = await toolSource("image_search");
   for (const specifier of specifiers) {
     assert.match(specifier, /^node:/, `imports "${specifier}"`);
   }

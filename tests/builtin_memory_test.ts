@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import memory from "../builtin_tools/memory.ts";
-import { builtinHost, plainDir, refused } from "./_builtin.ts";
+import { builtinHost, plainDir, refused, toolSource } from "./_builtin.ts";
 
 Deno.test("memory runs through the daemon's tool host (B4, D1)", async (t) => {
   await using box = await builtinHost("memory");
@@ -490,16 +490,7 @@ Deno.test("memory stays offline with an empty environment and a stopped signal l
 });
 
 Deno.test("the memory module imports only node:* and reads no process environment (B1)", async () => {
-  const source = await Deno.readTextFile(
-    new URL("../builtin_tools/memory.ts", import.meta.url),
-  );
-  const specifiers = [
-    ...source.matchAll(
-      /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']/g,
-    ),
-    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
-    ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
-  ].map((match) => match[1]);
+  const { source, specifiers } = await toolSource("memory");
   assert.ok(specifiers.length > 0);
   for (const specifier of specifiers) {
     assert.match(specifier, /^node:/, `${specifier} is not a node:* module`);

@@ -3,7 +3,6 @@
 // tool host.
 
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { brotliCompressSync } from "node:zlib";
@@ -16,6 +15,7 @@ import {
   type Outcome,
   serve,
   success,
+  toolSource,
 } from "./_builtin.ts";
 
 const FIXTURES = join(REPO_ROOT, "tests", "fixtures", "scrape_webpage");
@@ -945,17 +945,7 @@ Deno.test("scrape_webpage passes context.signal to the connection: an abort clos
 });
 
 Deno.test("the scrape_webpage module imports only node:* modules (B1)", async () => {
-  const source = await readFile(
-    join(REPO_ROOT, "builtin_tools", "scrape_webpage.ts"),
-    "utf8",
-  );
-  const specifiers = [
-    ...source.matchAll(
-      /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']/g,
-    ),
-    ...source.matchAll(/(?:^|\n)\s*import\s*["']([^"']+)["']/g),
-    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
-  ].map((match) => match[1]);
+  const { source, specifiers } = await toolSource("scrape_webpage");
   assert.ok(specifiers.length > 0);
   for (const specifier of specifiers) {
     assert.match(specifier, /^node:/, `imports "${specifier}"`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { builtinHost, plainDir, refused } from "./_builtin.ts";
+import { builtinHost, plainDir, refused, toolSource } from "./_builtin.ts";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -402,16 +402,7 @@ Deno.test("show runs through the daemon's tool host (B2, D1)", async (t) => {
 });
 
 Deno.test("the show module imports only node:* and reads no process environment (B1)", async () => {
-  const source = await Deno.readTextFile(
-    new URL("../builtin_tools/show.ts", import.meta.url),
-  );
-  const specifiers = [
-    ...source.matchAll(
-      /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']/g,
-    ),
-    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
-    ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
-  ].map((match) => match[1]);
+  const { source, specifiers } = await toolSource("show");
   assert.ok(specifiers.length > 0);
   for (const specifier of specifiers) {
     assert.match(specifier, /^node:/, `${specifier} is not a node:* module`);

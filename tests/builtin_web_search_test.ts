@@ -2,9 +2,7 @@
 // format: Brave Search API, Tavily, SearXNG and the Beeuni API.
 
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { tempRepo } from "./_helpers.ts";
 import { createHost } from "../lib/host.ts";
 import webSearch from "../builtin_tools/web_search.ts";
 import {
@@ -14,6 +12,7 @@ import {
   never,
   serve,
   success,
+  toolSource,
 } from "./_builtin.ts";
 
 const BRAVE_KEY = "BSA-test-key-123456";
@@ -759,17 +758,7 @@ Deno.test("web_search passes context.signal to fetch: an abort ends the request 
 });
 
 Deno.test("the web_search module imports only node:* modules (B1)", async () => {
-  const source = await readFile(
-    join(REPO_ROOT, "builtin_tools", "web_search.ts"),
-    "utf8",
-  );
-  const specifiers = [
-    ...source.matchAll(
-      /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']/g,
-    ),
-    ...source.matchAll(/(?:^|\n)\s*import\s*["']([^"']+)["']/g),
-    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
-  ].map((match) => match[1]);
+  const { source, specifiers } = await toolSource("web_search");
   for (const specifier of specifiers) {
     assert.match(specifier, /^node:/, `imports "${specifier}"`);
   }
