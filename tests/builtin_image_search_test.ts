@@ -63,7 +63,7 @@ function braveImages(query: string): unknown {
 }
 
 Deno.test("image_search through the tool host (B1, B2)", async (t) => {
-  // Each step's provider settings reach \`context.env\` as the agent's secrets.
+  // Each step's provider settings reach `context.env` as the agent's secrets.
   await using tool = await builtinHost("image_search");
   const { call } = tool;
 

@@ -54,7 +54,7 @@ function braveAnswer(query: string): unknown {
 }
 
 Deno.test("web_search through the tool host (B1-B3)", async (t) => {
-  // Each step's provider settings reach \`context.env\` as the agent's secrets.
+  // Each step's provider settings reach `context.env` as the agent's secrets.
   await using tool = await builtinHost("web_search");
   const { call } = tool;
 
