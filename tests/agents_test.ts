@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { agentMaySee, agentTools, mayDelegate } from "../lib/agents.ts";
-import type { AgentEntry, AgentToolsSpec, SourcePos } from "../lib/types.ts";
+import type {
+  AgentEntry,
+  AgentToolsSpec,
+  Harness,
+  SourcePos,
+} from "../lib/types.ts";
 
 const POS: SourcePos = { file: "beeuni.yaml", line: 1, col: 1 };
 
@@ -43,6 +48,11 @@ const UNIVERSE = [
   "task",
 ];
 
+/** The tools of {@linkcode UNIVERSE} that agent "a" with `tools` sees. */
+function toolsOf(tools: AgentToolsSpec, harness: Harness): string[] {
+  return agentTools({ tools: UNIVERSE, agent: agent("a", tools), harness });
+}
+
 Deno.test("agentTools() gives an undefined agent every tool (section 5 default)", () => {
   assert.deepEqual(
     agentTools({ tools: UNIVERSE, harness: "experimental" }),
@@ -51,22 +61,8 @@ Deno.test("agentTools() gives an undefined agent every tool (section 5 default)"
 });
 
 Deno.test("agentTools() gives `tools: all` every tool and `none` no tool (section 5)", () => {
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", { kind: "all" }),
-      harness: "standard",
-    }),
-    UNIVERSE,
-  );
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", { kind: "none" }),
-      harness: "standard",
-    }),
-    [],
-  );
+  assert.deepEqual(toolsOf({ kind: "all" }, "standard"), UNIVERSE);
+  assert.deepEqual(toolsOf({ kind: "none" }, "standard"), []);
 });
 
 Deno.test("agentTools() shows only a list's tools, in the universe's order (A2)", () => {
@@ -89,22 +85,8 @@ Deno.test("agentTools() shows only a list's tools, in the universe's order (A2)"
 });
 
 Deno.test("agentTools() treats a list containing `*` as all (section 5)", () => {
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", list("read", "*")),
-      harness: "experimental",
-    }),
-    UNIVERSE,
-  );
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", list("read")),
-      harness: "experimental",
-    }),
-    ["read"],
-  );
+  assert.deepEqual(toolsOf(list("read", "*"), "experimental"), UNIVERSE);
+  assert.deepEqual(toolsOf(list("read"), "experimental"), ["read"]);
 });
 
 Deno.test("agentTools() hides the tools of `{ exclude }` and keeps the rest (section 5)", () => {
@@ -113,14 +95,7 @@ Deno.test("agentTools() hides the tools of `{ exclude }` and keeps the rest (sec
     agentTools({ tools: UNIVERSE, agent: support, harness: "experimental" }),
     UNIVERSE.filter((name) => name !== "bash" && name !== "memory"),
   );
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", exclude("*")),
-      harness: "experimental",
-    }),
-    [],
-  );
+  assert.deepEqual(toolsOf(exclude("*"), "experimental"), []);
 });
 
 Deno.test("agentTools() keeps the real tool when an exclude list has a typo (V9)", () => {
@@ -137,14 +112,7 @@ Deno.test("agentTools() reads the legacy map: false hides, true changes nothing 
     agentTools({ tools: UNIVERSE, agent: legacy, harness: "experimental" }),
     UNIVERSE.filter((name) => name !== "show"),
   );
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", map({ show: true })),
-      harness: "experimental",
-    }),
-    UNIVERSE,
-  );
+  assert.deepEqual(toolsOf(map({ show: true }), "experimental"), UNIVERSE);
 });
 
 Deno.test("agentTools() cannot add a Beeuni tool the project does not load (A3)", () => {
@@ -206,57 +174,27 @@ Deno.test("mayDelegate() requires the task tool (A4)", () => {
 
 Deno.test("agentTools() in the standard harness lets bash cover pty_* tools (A6)", () => {
   assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", list("bash", "read")),
-      harness: "standard",
-    }),
+    toolsOf(list("bash", "read"), "standard"),
     ["bash", "pty_spawn", "pty_read", "read"],
   );
   assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", exclude("bash")),
-      harness: "standard",
-    }),
+    toolsOf(exclude("bash"), "standard"),
     UNIVERSE.filter((name) => name !== "bash" && !name.startsWith("pty_")),
   );
   assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", map({ bash: false })),
-      harness: "standard",
-    }),
+    toolsOf(map({ bash: false }), "standard"),
     UNIVERSE.filter((name) => name !== "bash" && !name.startsWith("pty_")),
   );
 });
 
 Deno.test("agentTools() lets a pty_* name speak only for itself (A6)", () => {
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", list("pty_spawn")),
-      harness: "standard",
-    }),
-    ["pty_spawn"],
-  );
+  assert.deepEqual(toolsOf(list("pty_spawn"), "standard"), ["pty_spawn"]);
 });
 
 Deno.test("agentTools() in the experimental harness does not couple bash and pty_* (A6)", () => {
+  assert.deepEqual(toolsOf(list("bash"), "experimental"), ["bash"]);
   assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", list("bash")),
-      harness: "experimental",
-    }),
-    ["bash"],
-  );
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", exclude("bash")),
-      harness: "experimental",
-    }),
+    toolsOf(exclude("bash"), "experimental"),
     UNIVERSE.filter((name) => name !== "bash"),
   );
 });
@@ -264,31 +202,19 @@ Deno.test("agentTools() in the experimental harness does not couple bash and pty
 Deno.test("agentTools() in the standard harness couples write, edit and apply_patch (A6)", () => {
   for (const one of ["write", "edit", "apply_patch"]) {
     assert.deepEqual(
-      agentTools({
-        tools: UNIVERSE,
-        agent: agent("a", list("read", one)),
-        harness: "standard",
-      }),
+      toolsOf(list("read", one), "standard"),
       ["read", "write", "edit", "apply_patch"],
       `listing ${one}`,
     );
     assert.deepEqual(
-      agentTools({
-        tools: UNIVERSE,
-        agent: agent("a", exclude(one)),
-        harness: "standard",
-      }),
+      toolsOf(exclude(one), "standard"),
       UNIVERSE.filter((name) =>
         !["write", "edit", "apply_patch"].includes(name)
       ),
       `excluding ${one}`,
     );
     assert.deepEqual(
-      agentTools({
-        tools: UNIVERSE,
-        agent: agent("a", map({ [one]: false })),
-        harness: "standard",
-      }),
+      toolsOf(map({ [one]: false }), "standard"),
       UNIVERSE.filter((name) =>
         !["write", "edit", "apply_patch"].includes(name)
       ),
@@ -298,20 +224,9 @@ Deno.test("agentTools() in the standard harness couples write, edit and apply_pa
 });
 
 Deno.test("agentTools() in the experimental harness keeps write and edit separate (A6)", () => {
+  assert.deepEqual(toolsOf(list("write"), "experimental"), ["write"]);
   assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", list("write")),
-      harness: "experimental",
-    }),
-    ["write"],
-  );
-  assert.deepEqual(
-    agentTools({
-      tools: UNIVERSE,
-      agent: agent("a", exclude("edit")),
-      harness: "experimental",
-    }),
+    toolsOf(exclude("edit"), "experimental"),
     UNIVERSE.filter((name) => name !== "edit"),
   );
 });
