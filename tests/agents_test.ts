@@ -200,6 +200,9 @@ Deno.test("agentTools() in the experimental harness does not couple bash and pty
 });
 
 Deno.test("agentTools() in the standard harness couples write, edit and apply_patch (A6)", () => {
+  const withoutEdits = UNIVERSE.filter((name) =>
+    !["write", "edit", "apply_patch"].includes(name)
+  );
   for (const one of ["write", "edit", "apply_patch"]) {
     assert.deepEqual(
       toolsOf(list("read", one), "standard"),
@@ -208,16 +211,12 @@ Deno.test("agentTools() in the standard harness couples write, edit and apply_pa
     );
     assert.deepEqual(
       toolsOf(exclude(one), "standard"),
-      UNIVERSE.filter((name) =>
-        !["write", "edit", "apply_patch"].includes(name)
-      ),
+      withoutEdits,
       `excluding ${one}`,
     );
     assert.deepEqual(
       toolsOf(map({ [one]: false }), "standard"),
-      UNIVERSE.filter((name) =>
-        !["write", "edit", "apply_patch"].includes(name)
-      ),
+      withoutEdits,
       `mapping ${one} to false`,
     );
   }
