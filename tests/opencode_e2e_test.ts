@@ -37,6 +37,7 @@ const FILES: Record<string, string> = {
   lookup_order: tools/lookup_order.ts
   fail_order: tools/fail_order.ts
   wait_abort: tools/wait_abort.ts
+  big_output: tools/big_output.ts
 agents:
   support:
     description: Answers questions about orders
@@ -56,6 +57,14 @@ agents:
   parameters: { type: "object", properties: {} },
   execute() {
     throw new Error("order store is offline");
+  },
+};
+`,
+  "tools/big_output.ts": `export default {
+  description: "Prints 3000 numbered lines",
+  parameters: { type: "object", properties: {} },
+  execute() {
+    return Array.from({ length: 3000 }, (_, i) => "line " + (i + 1)).join("\\n");
   },
 };
 `,
@@ -415,6 +424,102 @@ Deno.test({
       },
     );
 
+    await t.step(
+      "a truncated output keeps the path of the daemon's saved file (T6)",
+      async () => {
+        const result = await runOpencode(home, repo.dir, [
+          "debug",
+          "agent",
+          "build",
+          "--tool",
+          "big_output",
+          "--params",
+          "{}",
+        ]);
+        assert.equal(result.code, 0, result.stderr);
+        const output = (parseDebugJson(result.stdout) as {
+          result: { output: string };
+        }).result.output;
+        assert.match(output, /^line 1\nline 2\n/);
+        const path = /Full output saved to: (\S+)/.exec(output)?.[1];
+        assert.ok(path, output.slice(-400));
+        assert.equal(
+          readFileSync(path, "utf8").split("\n").at(-1),
+          "line 3000",
+        );
+      },
+    );
+
+    await t.step(
+      "a reload rewrites the plugin and opencode runs the new tool (D5)",
+      async () => {
+        await Deno.writeTextFile(
+          join(repo.dir, "tools/late.ts"),
+          `export default {
+  description: "Added while the daemon runs",
+  parameters: { type: "object", properties: {} },
+  execute: () => "late answer",
+};
+`,
+        );
+        const manifest = join(repo.dir, "beeuni.yaml");
+        await Deno.writeTextFile(
+          manifest,
+          (await Deno.readTextFile(manifest)).replace(
+            "agents:",
+            "  late_tool: tools/late.ts\nagents:",
+          ),
+        );
+        await waitFor(
+          "the plugin to list late_tool",
+          () => readFileSync(pluginFile, "utf8").includes('"late_tool"'),
+        ).catch((error) => {
+          throw new Error(`${error.message}\n${daemon.stderr()}`);
+        });
+        const result = await runOpencode(home, repo.dir, [
+          "debug",
+          "agent",
+          "build",
+          "--tool",
+          "late_tool",
+          "--params",
+          "{}",
+        ]);
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(
+          (parseDebugJson(result.stdout) as { result: { output: string } })
+            .result.output,
+          "late answer",
+        );
+      },
+    );
+
     await daemon.stop();
+
+    await t.step(
+      "with the daemon down opencode still loads, and each tool answers that it is down (D3)",
+      async () => {
+        const listed = await runOpencode(home, repo.dir, [
+          "debug",
+          "agent",
+          "build",
+        ]);
+        assert.equal(listed.code, 0, listed.stderr);
+        assert.equal(toolsOf(parseDebugJson(listed.stdout)).lookup_order, true);
+        const result = await runOpencode(home, repo.dir, [
+          "debug",
+          "agent",
+          "build",
+          "--tool",
+          "lookup_order",
+          "--params",
+          '{"id":"A-1"}',
+        ]);
+        assert.match(
+          result.stdout + result.stderr,
+          /the beeuni daemon is not running.*start it with `beeuni daemon --dir /,
+        );
+      },
+    );
   },
 });
