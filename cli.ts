@@ -31,14 +31,14 @@ import { toolsMigrateCommand } from "./lib/commands/tools_migrate.ts";
 /** Every subcommand, by its words after `beeuni`. */
 export const COMMANDS: readonly Command[] = [
   validateCommand,
+  toolsLsCommand,
+  toolsCallCommand,
+  toolsEjectCommand,
+  toolsMigrateCommand,
+  daemonCommand,
   secretsSetCommand,
   secretsLsCommand,
   secretsRmCommand,
-  toolsLsCommand,
-  toolsCallCommand,
-  daemonCommand,
-  toolsEjectCommand,
-  toolsMigrateCommand,
 ];
 
 function topHelp(): string {
