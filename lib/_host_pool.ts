@@ -52,11 +52,25 @@ type ResultMessage = [number, boolean, string];
 /** How long a worker has to answer a ping before it is deemed stuck. */
 const PING_MS = 2_000;
 
+/** Messages for a worker whose script does not listen yet. */
+const outboxes = new WeakMap<Worker, unknown[]>();
+
+/**
+ * Sends `message` to `worker`, holding it until the worker's script says
+ * it is ready: a message that arrives while the script still loads may be
+ * dropped.
+ */
+function post(worker: Worker, message: unknown): void {
+  const outbox = outboxes.get(worker);
+  if (outbox) outbox.push(message);
+  else worker.postMessage(message);
+}
+
 function spawn(
   data: Record<string, unknown>,
   heapMb: number,
 ): Worker {
-  return new Worker(WORKER_URL, {
+  const worker = new Worker(WORKER_URL, {
     workerData: data,
     resourceLimits: {
       maxOldGenerationSizeMb: heapMb,
@@ -65,6 +79,16 @@ function spawn(
     stdout: false,
     stderr: false,
   });
+  const outbox: unknown[] = [];
+  outboxes.set(worker, outbox);
+  const onReady = (msg: Record<string, unknown>) => {
+    if (msg?.t !== "ready") return;
+    worker.off("message", onReady);
+    outboxes.delete(worker);
+    for (const message of outbox) worker.postMessage(message);
+  };
+  worker.on("message", onReady);
+  return worker;
 }
 
 /** A started worker and whether its script is up and listening. */
@@ -210,8 +234,7 @@ function loadIn(
     });
     worker.on("error", (error: Error) => finish(`error: ${error.message}`));
     worker.on("exit", (code: number) => finish(`exit code ${code}`));
-    // Queued until the worker's script listens.
-    worker.postMessage({ t: "load", tools: modules });
+    post(worker, { t: "load", tools: modules });
   });
 }
 
@@ -357,7 +380,7 @@ export class ToolWorker {
     const started = this.#options.spares?.take() ??
       startRun(this.#options.heapMb);
     const worker = started.worker;
-    worker.postMessage({
+    post(worker, {
       t: "init",
       name: this.#name,
       url: this.#url,
@@ -480,7 +503,7 @@ export class ToolWorker {
     const id = this.#nextId++;
     return new Promise<RawOutcome>((resolve) => {
       const deadline = this.#options.deadlines.add(timeoutMs, () => {
-        this.#worker?.postMessage({ t: "abort", id });
+        if (this.#worker) post(this.#worker, { t: "abort", id });
         this.#settle(id, {
           ok: false,
           status: "timeout",
@@ -492,7 +515,7 @@ export class ToolWorker {
       this.#pending.set(id, { resolve, deadline, ticket });
       ticket.cancel = () => this.abort(id);
       try {
-        worker.postMessage([id, args, sessionId, agent, secrets]);
+        post(worker, [id, args, sessionId, agent, secrets]);
       } catch (error) {
         this.#settle(id, {
           ok: false,
@@ -508,7 +531,7 @@ export class ToolWorker {
   /** Aborts one running call: its `context.signal` fires and the call ends as aborted. */
   abort(id: number): boolean {
     if (!this.#pending.has(id)) return false;
-    this.#worker?.postMessage({ t: "abort", id });
+    if (this.#worker) post(this.#worker, { t: "abort", id });
     this.#settle(id, {
       ok: false,
       status: "aborted",
@@ -550,7 +573,7 @@ export class ToolWorker {
     };
     const timer = setTimeout(() => done(false), PING_MS);
     worker.on("message", onMessage);
-    worker.postMessage({ t: "ping", id });
+    post(worker, { t: "ping", id });
   }
 
   /** Stops the worker; running calls end with an error. */
