@@ -63,6 +63,13 @@ let directory = "";
 
 const send = (message: unknown): void => port.postMessage(message);
 
+// The loader checks that each tool's parameters compile with Ajv (T1, T8).
+// Importing Ajv here, from the start, overlaps it with the host reading the
+// manifest and keeps it out of the host's own start.
+const compilerReady = data.mode === "load"
+  ? import("./_host_schema.ts").then((m) => m.schemaCompiler())
+  : undefined;
+
 // A tool must not end the process it shares with the other tools.
 class ExitError extends Error {
   constructor(how: string, code: unknown) {
@@ -223,6 +230,19 @@ async function loadAll(tools: { name: string; url: string }[]): Promise<void> {
         name,
         ok: false,
         reason: `parameters must be plain JSON data: ${message(error)}`,
+      });
+      return;
+    }
+    try {
+      (await compilerReady!)(parameters as Record<string, unknown>);
+    } catch (error) {
+      send({
+        t: "loaded",
+        name,
+        ok: false,
+        reason: `parameters is not a valid JSON Schema: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
       });
       return;
     }

@@ -45,11 +45,7 @@ import {
   overLimits,
   truncatedText,
 } from "./_host_output.ts";
-import {
-  argumentErrors,
-  schemaCompiler,
-  type Validator,
-} from "./_host_schema.ts";
+import type { Validator } from "./_host_schema.ts";
 import {
   CallTicket,
   Deadlines,
@@ -229,7 +225,11 @@ async function buildRuntime(
     { heapMb, log },
     loader,
   );
-  const compile = schemaCompiler();
+  // The loader checked that each schema compiles; Ajv is loaded here only
+  // when arguments are validated (T2).
+  const compile = options.validateArgs
+    ? (await import("./_host_schema.ts")).schemaCompiler()
+    : undefined;
   const tools = new Map<string, LoadedTool>();
   const errors: { name: string; reason: string }[] = [];
   for (const report of reports) {
@@ -240,7 +240,7 @@ async function buildRuntime(
     }
     let validate: LoadedTool["validate"];
     try {
-      validate = compile(report.parameters);
+      validate = compile?.(report.parameters);
     } catch (error) {
       errors.push({
         name: report.name,
@@ -346,13 +346,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   let current: Runtime;
   // Starting a worker blocks this thread for a while: start the loader
-  // while git runs for loadProject, and the reserve worker while the loader
-  // imports the modules.
+  // first, so that it boots (and imports Ajv) while the manifest is read,
+  // and the reserve worker while the loader imports the modules.
+  const loader = startLoader(heapMb);
   const projectLoaded = loadProject({
     cwd: options.directory,
     manifest: options.manifest,
+    tracking: false,
   });
-  const loader = startLoader(heapMb);
   try {
     const project = await projectLoaded;
     const built = buildRuntime(project, options, heapMb, log, loader);
@@ -477,7 +478,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
         ok: false,
         status: "error",
         error: `invalid arguments for tool "${tool.name}": ${
-          argumentErrors(tool.validate.errors)
+          (await import("./_host_schema.ts")).argumentErrors(
+            tool.validate.errors,
+          )
         }`,
       };
     }
@@ -563,6 +566,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const project = await loadProject({
         cwd: options.directory,
         manifest: options.manifest,
+        tracking: false,
       });
       const errors = project.diagnostics.filter((d) => d.severity === "error");
       if (errors.length > 0) {

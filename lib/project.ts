@@ -50,6 +50,12 @@ export interface LoadProjectOptions {
   cwd: string;
   /** A path to the root manifest (or to its folder), overriding the search. */
   manifest?: string;
+  /**
+   * Ask git which modules it tracks (V10, a warning); default true. The
+   * tool host turns it off: it only needs the errors, and sparing the git
+   * process shortens its start.
+   */
+  tracking?: boolean;
 }
 
 /**
@@ -151,7 +157,7 @@ export async function loadProject(
   const root = dirname(manifestFile);
   const realRoot = realpath(root) ?? root;
   // Ask git while the manifest is parsed.
-  const tracking = trackedFiles(root);
+  const tracking = options.tracking === false ? undefined : trackedFiles(root);
 
   const read = (path: string): string | undefined => {
     const full = join(root, path);
@@ -179,7 +185,7 @@ export async function loadProject(
       modules[path] = {
         exists: isFile(full),
         insideRepo: real === undefined || isInside(realRoot, real),
-        tracked: tracked.has(path),
+        tracked: tracked === undefined || tracked.has(path),
       };
     }
   }
