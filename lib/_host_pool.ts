@@ -49,6 +49,15 @@ export interface PoolOptions {
 /** A call's result from a worker: `[id, ok, output or error]`. */
 type ResultMessage = [number, boolean, string];
 
+/** A call for a worker: `[id, args, sessionId, agent, secrets]`. */
+type CallMessage = [
+  number,
+  unknown,
+  string,
+  string,
+  Record<string, string> | undefined,
+];
+
 /** How long a worker has to answer a ping before it is deemed stuck. */
 const PING_MS = 2_000;
 
@@ -388,15 +397,21 @@ export class ToolWorker {
       directory: this.#options.directory,
     });
     this.#ready = started.ready;
-    worker.on("message", (msg: Record<string, unknown> | ResultMessage) => {
+    worker.on("message", (
+      msg: Record<string, unknown> | ResultMessage | ResultMessage[],
+    ) => {
       if (Array.isArray(msg)) {
-        const [id, ok, text] = msg;
-        this.#settle(
-          id,
-          ok
-            ? { ok: true, output: text }
-            : { ok: false, status: "error", error: text },
-        );
+        // One result, or several sent together.
+        const results =
+          (Array.isArray(msg[0]) ? msg : [msg]) as ResultMessage[];
+        for (const [id, ok, text] of results) {
+          this.#settle(
+            id,
+            ok
+              ? { ok: true, output: text }
+              : { ok: false, status: "error", error: text },
+          );
+        }
       } else if (msg.t === "ready") {
         this.#ready = true;
         if (this.#checkWhenReady) {
@@ -514,10 +529,30 @@ export class ToolWorker {
       });
       this.#pending.set(id, { resolve, deadline, ticket });
       ticket.cancel = () => this.abort(id);
+      // Calls made in the same turn go to the worker in one message.
+      this.#outbox.push([id, args, sessionId, agent, secrets]);
+      if (this.#outbox.length === 1) queueMicrotask(() => this.#flush(worker));
+    });
+  }
+
+  #outbox: CallMessage[] = [];
+
+  #flush(worker: Worker): void {
+    const calls = this.#outbox;
+    this.#outbox = [];
+    if (calls.length > 1) {
       try {
-        post(worker, [id, args, sessionId, agent, secrets]);
+        post(worker, calls);
+        return;
+      } catch {
+        // One of them cannot be sent: send each alone to find which.
+      }
+    }
+    for (const call of calls) {
+      try {
+        post(worker, call);
       } catch (error) {
-        this.#settle(id, {
+        this.#settle(call[0], {
           ok: false,
           status: "error",
           error: `cannot send the arguments to tool "${this.#name}": ${
@@ -525,7 +560,7 @@ export class ToolWorker {
           }`,
         });
       }
-    });
+    }
   }
 
   /** Aborts one running call: its `context.signal` fires and the call ends as aborted. */

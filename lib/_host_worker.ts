@@ -63,6 +63,18 @@ let directory = "";
 
 const send = (message: unknown): void => port.postMessage(message);
 
+// Results ready in the same turn go back in one message.
+let results: [number, boolean, string][] = [];
+function flushResults(): void {
+  const batch = results;
+  results = [];
+  port.postMessage(batch.length === 1 ? batch[0] : batch);
+}
+function sendResult(id: number, ok: boolean, text: string): void {
+  results.push([id, ok, text]);
+  if (results.length === 1) queueMicrotask(flushResults);
+}
+
 // The loader checks that each tool's parameters compile with Ajv (T1, T8).
 // Importing Ajv here, from the start, overlaps it with the host reading the
 // manifest and keeps it out of the host's own start.
@@ -307,11 +319,7 @@ async function run(msg: CallMessage): Promise<void> {
     loaded ??= importTool(data.url!);
     const module = await loaded;
     if ("reason" in module) {
-      send([
-        id,
-        false,
-        `tool "${data.name}" cannot run: ${module.reason}`,
-      ]);
+      sendResult(id, false, `tool "${data.name}" cannot run: ${module.reason}`);
       return;
     }
     if (entry.aborted) return;
@@ -323,12 +331,12 @@ async function run(msg: CallMessage): Promise<void> {
     try {
       text = resultText(value);
     } catch (error) {
-      send([id, false, thrownMessage(error)]);
+      sendResult(id, false, thrownMessage(error));
       return;
     }
-    send([id, true, text]);
+    sendResult(id, true, text);
   } catch (error) {
-    send([id, false, message(error)]);
+    sendResult(id, false, message(error));
   } finally {
     running.delete(id);
   }
@@ -336,7 +344,10 @@ async function run(msg: CallMessage): Promise<void> {
 
 port.on("message", (msg: Inbound) => {
   if (Array.isArray(msg)) {
-    void run(msg);
+    // One call, or several sent together.
+    if (Array.isArray(msg[0])) {
+      for (const call of msg as unknown as CallMessage[]) void run(call);
+    } else void run(msg);
     return;
   }
   switch (msg.t) {
