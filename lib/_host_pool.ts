@@ -518,7 +518,7 @@ export class ToolWorker {
     const id = this.#nextId++;
     return new Promise<RawOutcome>((resolve) => {
       const deadline = this.#options.deadlines.add(timeoutMs, () => {
-        if (this.#worker) post(this.#worker, { t: "abort", id });
+        this.#stop(id);
         this.#settle(id, {
           ok: false,
           status: "timeout",
@@ -529,16 +529,28 @@ export class ToolWorker {
       });
       this.#pending.set(id, { resolve, deadline, ticket });
       ticket.cancel = () => this.abort(id);
-      // Calls made in the same turn go to the worker in one message.
+      // A call to an idle worker goes at once. While the worker is busy
+      // with earlier calls, the calls made until the next turn of the
+      // event loop (each HTTP request has a turn of its own) go together
+      // in one message: one post, one clone and one wake-up for all.
       this.#outbox.push([id, args, sessionId, agent, secrets]);
-      if (this.#outbox.length === 1) queueMicrotask(() => this.#flush(worker));
+      if (this.#pending.size <= 1) this.#flush(worker);
+      else if (this.#outbox.length === 1) {
+        this.#flushTimer = setTimeout(() => this.#flush(worker), 0);
+      }
     });
   }
 
   #outbox: CallMessage[] = [];
+  #flushTimer?: ReturnType<typeof setTimeout>;
 
   #flush(worker: Worker): void {
+    if (this.#flushTimer !== undefined) {
+      clearTimeout(this.#flushTimer);
+      this.#flushTimer = undefined;
+    }
     const calls = this.#outbox;
+    if (calls.length === 0) return;
     this.#outbox = [];
     if (calls.length > 1) {
       try {
@@ -563,10 +575,17 @@ export class ToolWorker {
     }
   }
 
+  /** Tells the worker to abort a call, or drops it when it was not sent yet. */
+  #stop(id: number): void {
+    const waiting = this.#outbox.findIndex((call) => call[0] === id);
+    if (waiting !== -1) this.#outbox.splice(waiting, 1);
+    else if (this.#worker) post(this.#worker, { t: "abort", id });
+  }
+
   /** Aborts one running call: its `context.signal` fires and the call ends as aborted. */
   abort(id: number): boolean {
     if (!this.#pending.has(id)) return false;
-    if (this.#worker) post(this.#worker, { t: "abort", id });
+    this.#stop(id);
     this.#settle(id, {
       ok: false,
       status: "aborted",
@@ -615,6 +634,8 @@ export class ToolWorker {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#idle);
+    clearTimeout(this.#flushTimer);
+    this.#outbox = [];
     for (const resume of this.#held.splice(0)) resume();
     this.#failAll(`tool "${this.#name}" was shut down`);
     const worker = this.#worker;
