@@ -479,6 +479,10 @@ export class ToolWorker {
   }
 
   #failAll(error: string): void {
+    // Calls not sent yet end here too: none may reach the next worker.
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    this.#outbox = [];
     for (const id of [...this.#pending.keys()]) {
       this.#settle(id, { ok: false, status: "error", error });
     }
@@ -634,8 +638,6 @@ export class ToolWorker {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#idle);
-    clearTimeout(this.#flushTimer);
-    this.#outbox = [];
     for (const resume of this.#held.splice(0)) resume();
     this.#failAll(`tool "${this.#name}" was shut down`);
     const worker = this.#worker;
