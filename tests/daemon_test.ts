@@ -481,6 +481,12 @@ Deno.test("POST /beeuni/sessions/<id>/stop aborts every running call of that ses
     assert.deepEqual(await none.json(), { stopped: 0 });
     otherAbort.abort();
     await third;
+    // The caller going away aborts the other session's call too; wait for
+    // its tool to write its marker so cleanup does not race with it.
+    await waitFor(
+      "the other tool to see the abort",
+      () => exists(join(other, "aborted")),
+    );
   } finally {
     for (const dir of [a, b, other]) {
       await Deno.remove(dir, { recursive: true });
