@@ -801,6 +801,10 @@ Deno.test("reload() during a stream of concurrent calls fails none and serves th
   };
   const streams = Array.from({ length: 8 }, worker);
   const slow = call(p.host, "slow");
+  // Reload only once the stream is flowing, so it happens mid-stream.
+  while (outputs.length < 20 && failures.length === 0) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   await Deno.writeTextFile(
     join(p.dir, "tools/version.ts"),
     tool(`return "v2";`, "Second version"),
