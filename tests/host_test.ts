@@ -800,11 +800,12 @@ Deno.test("reload() during a stream of concurrent calls fails none and serves th
     }
   };
   const streams = Array.from({ length: 8 }, worker);
-  const slow = call(p.host, "slow");
-  // Reload only once the stream is flowing, so it happens mid-stream.
+  // Reload only once the stream is flowing, so it happens mid-stream, with
+  // a slow call of the old runtime still running.
   while (outputs.length < 20 && failures.length === 0) {
     await new Promise((r) => setTimeout(r, 10));
   }
+  const slow = call(p.host, "slow");
   await Deno.writeTextFile(
     join(p.dir, "tools/version.ts"),
     tool(`return "v2";`, "Second version"),
