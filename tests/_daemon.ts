@@ -100,6 +100,8 @@ export async function startDaemon(
       XDG_STATE_HOME: state,
       // The daemon writes opencode's plugin under XDG_CONFIG_HOME: keep it here.
       XDG_CONFIG_HOME: join(state, "config"),
+      // Saved outputs (T6) go under TMPDIR: keep them in this folder too.
+      TMPDIR: state,
       ...options.env,
     },
   }).spawn();

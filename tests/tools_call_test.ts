@@ -54,7 +54,8 @@ async function isolatedState(): Promise<
 > {
   const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
   return {
-    env: { XDG_STATE_HOME: state },
+    // Saved outputs (T6) go under TMPDIR: keep them in this folder too.
+    env: { XDG_STATE_HOME: state, TMPDIR: state },
     [Symbol.asyncDispose]: () => Deno.remove(state, { recursive: true }),
   };
 }
@@ -172,7 +173,7 @@ Deno.test("tools call cuts a large output and names the file with the rest (T6)"
   assert.ok(out.stdout.startsWith("yyyy"));
   assert.ok(new TextEncoder().encode(out.stdout).length < 70000);
   assert.equal(await Deno.readTextFile(match[1]), "y".repeat(70000));
-  await Deno.remove(match[1]);
+  assert.ok(match[1].startsWith(state.env.TMPDIR));
 });
 
 Deno.test("tools call --validate checks the arguments against the schema (T2)", async () => {
