@@ -403,6 +403,22 @@ function malformed(provider: Provider, what: string): Error {
 // ---------------------------------------------------------------------------
 // Providers
 
+/** One result from a provider's fields, its title and snippet as plain text. */
+function webResult(
+  title: unknown,
+  url: string,
+  snippet: unknown,
+  date: string | undefined,
+): WebSearchResult {
+  const result: WebSearchResult = {
+    title: plainText(title),
+    url,
+    snippet: plainText(snippet),
+  };
+  if (date) result.date = date;
+  return result;
+}
+
 async function searchBrave(
   provider: Provider,
   query: string,
@@ -434,14 +450,8 @@ async function searchBrave(
   const results: WebSearchResult[] = [];
   for (const item of body.web.results) {
     if (!isObject(item) || typeof item.url !== "string") continue;
-    const result: WebSearchResult = {
-      title: plainText(item.title),
-      url: item.url,
-      snippet: plainText(item.description),
-    };
     const date = optionalText(item.page_age) ?? optionalText(item.age);
-    if (date) result.date = date;
-    results.push(result);
+    results.push(webResult(item.title, item.url, item.description, date));
   }
   return results.slice(0, count);
 }
@@ -481,14 +491,8 @@ async function searchTavily(
   const results: WebSearchResult[] = [];
   for (const item of body.results) {
     if (!isObject(item) || typeof item.url !== "string") continue;
-    const result: WebSearchResult = {
-      title: plainText(item.title),
-      url: item.url,
-      snippet: plainText(item.content),
-    };
     const date = optionalText(item.published_date);
-    if (date) result.date = date;
-    results.push(result);
+    results.push(webResult(item.title, item.url, item.content, date));
   }
   return results.slice(0, count);
 }
@@ -529,14 +533,8 @@ async function searchSearxng(
   const results: WebSearchResult[] = [];
   for (const item of body.results) {
     if (!isObject(item) || typeof item.url !== "string") continue;
-    const result: WebSearchResult = {
-      title: plainText(item.title),
-      url: item.url,
-      snippet: plainText(item.content),
-    };
     const date = optionalText(item.publishedDate);
-    if (date) result.date = date;
-    results.push(result);
+    results.push(webResult(item.title, item.url, item.content, date));
   }
   return results.slice(0, count);
 }
