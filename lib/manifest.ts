@@ -225,15 +225,22 @@ class FileParser {
     }
   }
 
-  parseTools(value: unknown, keyPos: SourcePos): void {
+  /**
+   * The entries of the `tools:` or `agents:` mapping whose keys are plain
+   * names; reports (V12) a value that is not a mapping and every other key,
+   * each message followed by what was found.
+   */
+  *namedEntries(
+    value: unknown,
+    keyPos: SourcePos,
+    messages: { notMapping: string; notName: string },
+  ): Generator<{ name: string; pos: SourcePos; node: unknown }> {
     if (this.isNull(value)) return;
     if (!isMap(value)) {
       this.error(
         this.nodePos(value, keyPos),
         "V12",
-        `\`tools\` must be a mapping of tool names to \`beeuni:<name>\` or module paths, found ${
-          describe(value)
-        }`,
+        `${messages.notMapping}, found ${describe(value)}`,
       );
       return;
     }
@@ -243,15 +250,25 @@ class FileParser {
         this.error(
           this.nodePos(key, this.nodePos(pair.value, keyPos)),
           "V12",
-          `a tool name under \`tools\` must be a plain name, found ${
-            describe(key)
-          }`,
+          `${messages.notName}, found ${describe(key)}`,
         );
         continue;
       }
-      const name = String(key.value);
-      const namePos = this.nodePos(key);
-      const node = this.deref(pair.value);
+      yield {
+        name: String(key.value),
+        pos: this.nodePos(key),
+        node: this.deref(pair.value),
+      };
+    }
+  }
+
+  parseTools(value: unknown, keyPos: SourcePos): void {
+    const entries = this.namedEntries(value, keyPos, {
+      notMapping:
+        "`tools` must be a mapping of tool names to `beeuni:<name>` or module paths",
+      notName: "a tool name under `tools` must be a plain name",
+    });
+    for (const { name, pos: namePos, node } of entries) {
       const valuePos = this.isNull(node)
         ? namePos
         : this.nodePos(node, namePos);
@@ -311,32 +328,11 @@ class FileParser {
   }
 
   parseAgents(value: unknown, keyPos: SourcePos): void {
-    if (this.isNull(value)) return;
-    if (!isMap(value)) {
-      this.error(
-        this.nodePos(value, keyPos),
-        "V12",
-        `\`agents\` must be a mapping of agent names to their settings, found ${
-          describe(value)
-        }`,
-      );
-      return;
-    }
-    for (const pair of value.items) {
-      const key = this.deref(pair.key);
-      if (!isScalar(key) || key.value === null) {
-        this.error(
-          this.nodePos(key, this.nodePos(pair.value, keyPos)),
-          "V12",
-          `an agent name under \`agents\` must be a plain name, found ${
-            describe(key)
-          }`,
-        );
-        continue;
-      }
-      const name = String(key.value);
-      const pos = this.nodePos(key);
-      const node = this.deref(pair.value);
+    const entries = this.namedEntries(value, keyPos, {
+      notMapping: "`agents` must be a mapping of agent names to their settings",
+      notName: "an agent name under `agents` must be a plain name",
+    });
+    for (const { name, pos, node } of entries) {
       const agent: AgentEntry = {
         name,
         pos,
