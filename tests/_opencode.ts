@@ -2,63 +2,18 @@
 // outside the repository (reused between runs), and runs it with its home
 // folders isolated in a temporary folder.
 
-import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { npmBin } from "./_npm_cache.ts";
 
 /** The opencode version the tests run. */
 export const OPENCODE_VERSION = "1.18.33";
 
-/** The cache folder holding the npm install of opencode-ai. */
-export function opencodeCacheDir(): string {
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
-  const base = xdg && xdg.startsWith("/") ? xdg : join(homedir(), ".cache");
-  return join(base, "beeuni-test", `opencode-${OPENCODE_VERSION}`);
-}
-
-let installing: Promise<string> | undefined;
-
 /**
  * The path of the opencode binary, installing `opencode-ai@1.18.33` with npm
- * into {@linkcode opencodeCacheDir} the first time (into a fresh folder that
- * is then renamed into place, so a half-done install is never reused).
+ * into a cache folder outside the repository the first time.
  */
 export function installOpencode(): Promise<string> {
-  installing ??= (async () => {
-    const dir = opencodeCacheDir();
-    const bin = join(dir, "node_modules", ".bin", "opencode");
-    if (existsSync(bin)) return bin;
-    const staging = `${dir}.${Deno.pid}.tmp`;
-    await Deno.mkdir(staging, { recursive: true });
-    const out = await new Deno.Command("npm", {
-      args: [
-        "install",
-        "--prefix",
-        staging,
-        `opencode-ai@${OPENCODE_VERSION}`,
-        "--no-audit",
-        "--no-fund",
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
-      throw new Error(
-        `npm install opencode-ai@${OPENCODE_VERSION} failed: ${
-          new TextDecoder().decode(out.stderr)
-        }`,
-      );
-    }
-    try {
-      await Deno.rename(staging, dir);
-    } catch (error) {
-      // Another run finished first: use its install.
-      if (!existsSync(bin)) throw error;
-      await Deno.remove(staging, { recursive: true });
-    }
-    return bin;
-  })();
-  return installing;
+  return npmBin("opencode-ai", OPENCODE_VERSION, "opencode");
 }
 
 /** An isolated home for opencode: HOME and every XDG folder in one temp folder. */

@@ -1,0 +1,63 @@
+// Programs the tests run for real (opencode, Bun), installed from npm into a
+// cache folder outside the repository and reused between runs.
+
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The cache folder holding the npm install of `name@version`. */
+export function npmCacheDir(name: string, version: string): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  const base = xdg && xdg.startsWith("/") ? xdg : join(homedir(), ".cache");
+  return join(base, "beeuni-test", `${name}-${version}`);
+}
+
+const installs = new Map<string, Promise<string>>();
+
+/**
+ * The path of the `bin` program of npm package `name@version`, installing it
+ * with npm into {@linkcode npmCacheDir} the first time (into a fresh folder
+ * that is then renamed into place, so a half-done install is never reused).
+ */
+export function npmBin(
+  name: string,
+  version: string,
+  bin: string,
+): Promise<string> {
+  const key = `${name}@${version}`;
+  let install = installs.get(key);
+  if (install === undefined) {
+    install = installInto(npmCacheDir(name, version), key, bin);
+    installs.set(key, install);
+  }
+  return install;
+}
+
+async function installInto(
+  dir: string,
+  spec: string,
+  binName: string,
+): Promise<string> {
+  const bin = join(dir, "node_modules", ".bin", binName);
+  if (existsSync(bin)) return bin;
+  const staging = `${dir}.${Deno.pid}.tmp`;
+  await Deno.mkdir(staging, { recursive: true });
+  const out = await new Deno.Command("npm", {
+    args: ["install", "--prefix", staging, spec, "--no-audit", "--no-fund"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `npm install ${spec} failed: ${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  try {
+    await Deno.rename(staging, dir);
+  } catch (error) {
+    // Another run finished first: use its install.
+    if (!existsSync(bin)) throw error;
+    await Deno.remove(staging, { recursive: true });
+  }
+  return bin;
+}
