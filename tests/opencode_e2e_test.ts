@@ -108,6 +108,30 @@ function run(
   ]);
 }
 
+/** Runs one tool through `opencode debug agent build --tool` in `cwd`. */
+function runTool(
+  home: OpencodeHome,
+  cwd: string,
+  tool: string,
+  params: string,
+) {
+  return runOpencode(home, cwd, [
+    "debug",
+    "agent",
+    "build",
+    "--tool",
+    tool,
+    "--params",
+    params,
+  ]);
+}
+
+/** The tool's output in the JSON that `opencode debug agent --tool` prints. */
+function toolOutput(stdout: string): string {
+  return (parseDebugJson(stdout) as { result: { output: string } }).result
+    .output;
+}
+
 function lastUser(request: ModelRequest): string {
   const users = request.messages.filter((message) => message.role === "user");
   const content = users.at(-1)?.content;
@@ -197,45 +221,31 @@ Deno.test({
     await t.step(
       "debug agent --tool runs each tool through the plugin and the daemon",
       async () => {
-        const lookup = await runOpencode(home, repo.dir, [
-          "debug",
-          "agent",
-          "build",
-          "--tool",
+        const lookup = await runTool(
+          home,
+          repo.dir,
           "lookup_order",
-          "--params",
           '{"id":"A-1"}',
-        ]);
+        );
         assert.equal(lookup.code, 0, lookup.stderr);
-        const json = parseDebugJson(lookup.stdout) as {
-          result: { output: string };
-        };
-        assert.equal(json.result.output, "order A-1 shipped [agent build]");
+        assert.equal(
+          toolOutput(lookup.stdout),
+          "order A-1 shipped [agent build]",
+        );
 
-        const memory = await runOpencode(home, repo.dir, [
-          "debug",
-          "agent",
-          "build",
-          "--tool",
+        const memory = await runTool(
+          home,
+          repo.dir,
           "memory",
-          "--params",
           '{"command":"create","path":"/memories/plan.md","file_text":"ship A-1"}',
-        ]);
+        );
         assert.equal(memory.code, 0, memory.stderr);
         assert.equal(
           readFileSync(join(repo.dir, "memory", "plan.md"), "utf8"),
           "ship A-1",
         );
 
-        const failing = await runOpencode(home, repo.dir, [
-          "debug",
-          "agent",
-          "build",
-          "--tool",
-          "fail_order",
-          "--params",
-          "{}",
-        ]);
+        const failing = await runTool(home, repo.dir, "fail_order", "{}");
         assert.match(failing.stdout + failing.stderr, /order store is offline/);
       },
     );
@@ -427,19 +437,9 @@ Deno.test({
     await t.step(
       "a truncated output keeps the path of the daemon's saved file (T6)",
       async () => {
-        const result = await runOpencode(home, repo.dir, [
-          "debug",
-          "agent",
-          "build",
-          "--tool",
-          "big_output",
-          "--params",
-          "{}",
-        ]);
+        const result = await runTool(home, repo.dir, "big_output", "{}");
         assert.equal(result.code, 0, result.stderr);
-        const output = (parseDebugJson(result.stdout) as {
-          result: { output: string };
-        }).result.output;
+        const output = toolOutput(result.stdout);
         assert.match(output, /^line 1\nline 2\n/);
         const path = /Full output saved to: (\S+)/.exec(output)?.[1];
         assert.ok(path, output.slice(-400));
@@ -476,21 +476,9 @@ Deno.test({
         ).catch((error) => {
           throw new Error(`${error.message}\n${daemon.stderr()}`);
         });
-        const result = await runOpencode(home, repo.dir, [
-          "debug",
-          "agent",
-          "build",
-          "--tool",
-          "late_tool",
-          "--params",
-          "{}",
-        ]);
+        const result = await runTool(home, repo.dir, "late_tool", "{}");
         assert.equal(result.code, 0, result.stderr);
-        assert.equal(
-          (parseDebugJson(result.stdout) as { result: { output: string } })
-            .result.output,
-          "late answer",
-        );
+        assert.equal(toolOutput(result.stdout), "late answer");
       },
     );
 
@@ -506,15 +494,12 @@ Deno.test({
         ]);
         assert.equal(listed.code, 0, listed.stderr);
         assert.equal(toolsOf(parseDebugJson(listed.stdout)).lookup_order, true);
-        const result = await runOpencode(home, repo.dir, [
-          "debug",
-          "agent",
-          "build",
-          "--tool",
+        const result = await runTool(
+          home,
+          repo.dir,
           "lookup_order",
-          "--params",
           '{"id":"A-1"}',
-        ]);
+        );
         assert.match(
           result.stdout + result.stderr,
           /the beeuni daemon is not running.*start it with `beeuni daemon --dir /,
