@@ -423,11 +423,11 @@ class FileParser {
       };
     }
     if (isMap(value)) {
-      const hasExclude = value.items.some((pair) => {
+      const pair = value.items.find((pair) => {
         const key = this.deref(pair.key);
         return isScalar(key) && key.value === "exclude";
       });
-      if (hasExclude) {
+      if (pair) {
         if (value.items.length > 1) {
           this.error(
             pos,
@@ -435,10 +435,6 @@ class FileParser {
             `agent "${agent}": \`tools\` with \`exclude\` takes no other key; use \`{ exclude: [...] }\` alone`,
           );
         }
-        const pair = value.items.find((pair) => {
-          const key = this.deref(pair.key);
-          return isScalar(key) && key.value === "exclude";
-        })!;
         const list = this.deref(pair.value);
         if (this.isNull(list)) return { kind: "exclude", names: [], pos };
         if (!isSeq(list)) {
