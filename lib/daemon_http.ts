@@ -25,6 +25,7 @@
  */
 
 import { bearerChecker } from "./daemon_token.ts";
+import type { CallOutcome, CallRequest } from "./host.ts";
 
 /** The default largest request body accepted: 10 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;
@@ -39,36 +40,11 @@ export interface ListedTool {
   parameters: Record<string, unknown>;
 }
 
-/** One call handed to the host. */
-export interface HostCall {
-  /** The tool's name. */
-  name: string;
-  /** The arguments, a JSON object. */
-  args: unknown;
-  /** The session making the call. */
-  sessionId: string;
-  /** The agent making the call. */
-  agent: string;
-  /** The session agent, when `agent` is a subagent. */
-  parentAgent?: string;
-  /** Aborts when the caller goes away. */
-  signal?: AbortSignal;
-}
+/** One call handed to the host: the host's own call, less the per-call timeout. */
+export type HostCall = Omit<CallRequest, "timeoutMs">;
 
 /** What the host answers to a call. */
-export type HostOutcome =
-  | {
-    ok: true;
-    output: string;
-    truncated?: boolean;
-    size?: number;
-    path?: string;
-  }
-  | {
-    ok: false;
-    status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
-    error: string;
-  };
+export type HostOutcome = CallOutcome;
 
 /** The part of a tool host the HTTP layer uses (`lib/host.ts` `Host` fits it). */
 export interface DaemonHost {
