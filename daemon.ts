@@ -37,7 +37,7 @@ import {
   parseOptions,
   UsageError,
 } from "./lib/command.ts";
-import { manifestFileFor } from "./lib/commands/secrets.ts";
+import { locateManifest } from "./lib/project.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "./lib/daemon_http.ts";
 import { prepareToken, removeTokenFile } from "./lib/daemon_token.ts";
 import { isReloadTrigger, watchTargets } from "./lib/daemon_watch.ts";
@@ -118,7 +118,7 @@ export async function startDaemon(
       `refusing to listen on "${options.hostname}": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
     );
   }
-  const manifestFile = manifestFileFor(options.dir, options.manifest);
+  const manifestFile = locateManifest(options.dir, options.manifest);
   const root = dirname(manifestFile);
   const manifestPath = relative(root, manifestFile);
   // Log lines are batched and written after the current turn, off the

@@ -111,6 +111,38 @@ function trackedFiles(root: string): Promise<Set<string>> {
 }
 
 /**
+ * The absolute path of the root manifest: `manifest` (a file, or a folder
+ * holding `beeuni.yaml`) resolved from `cwd` when given, else the nearest
+ * `beeuni.yaml` from `cwd` upwards (M1). Throws an `Error` that says where
+ * it looked when there is none.
+ */
+export function locateManifest(cwd: string, manifest?: string): string {
+  if (manifest === undefined) {
+    const found = findManifest(cwd);
+    if (!found) {
+      throw new Error(
+        `no ${MANIFEST_NAME} found in "${
+          resolve(cwd)
+        }" or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
+      );
+    }
+    return found;
+  }
+  let file = resolve(cwd, manifest);
+  try {
+    if (statSync(file).isDirectory()) file = join(file, MANIFEST_NAME);
+  } catch {
+    // Reported below.
+  }
+  if (!isFile(file)) {
+    throw new Error(
+      `cannot read manifest "${manifest}": file not found (looked at ${file})`,
+    );
+  }
+  return file;
+}
+
+/**
  * Loads the project for `options.cwd`: finds the root manifest (M1, or
  * `options.manifest`), parses it and its imports, gathers the facts the
  * validator needs (existence, real paths, git tracking, the standard
@@ -128,32 +160,7 @@ function trackedFiles(root: string): Promise<Set<string>> {
 export async function loadProject(
   options: LoadProjectOptions,
 ): Promise<Project> {
-  let manifestFile: string;
-  if (options.manifest !== undefined) {
-    manifestFile = resolve(options.cwd, options.manifest);
-    try {
-      if (statSync(manifestFile).isDirectory()) {
-        manifestFile = join(manifestFile, MANIFEST_NAME);
-      }
-    } catch {
-      // Reported below.
-    }
-    if (!isFile(manifestFile)) {
-      throw new Error(
-        `cannot read manifest "${options.manifest}": file not found (looked at ${manifestFile})`,
-      );
-    }
-  } else {
-    const found = findManifest(options.cwd);
-    if (!found) {
-      throw new Error(
-        `no ${MANIFEST_NAME} found in ${
-          resolve(options.cwd)
-        } or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
-      );
-    }
-    manifestFile = found;
-  }
+  const manifestFile = locateManifest(options.cwd, options.manifest);
   const root = dirname(manifestFile);
   const realRoot = realpath(root) ?? root;
   // Ask git while the manifest is parsed.

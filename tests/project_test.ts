@@ -72,9 +72,9 @@ Deno.test("loadProject() throws a readable error naming where it looked when the
   await assert.rejects(
     () => loadProject({ cwd: join(repo.dir, "src") }),
     {
-      message: `no beeuni.yaml found in ${
+      message: `no beeuni.yaml found in "${
         join(repo.dir, "src")
-      } or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
+      }" or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
     },
   );
   await assert.rejects(

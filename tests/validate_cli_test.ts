@@ -183,9 +183,9 @@ Deno.test("beeuni validate without a manifest says where it looked, with no stac
   assert.equal(result.stdout, "");
   assert.equal(
     result.stderr,
-    `beeuni validate: no beeuni.yaml found in ${
+    `beeuni validate: no beeuni.yaml found in "${
       join(repo.dir, "src")
-    } or any folder above it: run beeuni inside a project, or pass --manifest PATH\n`,
+    }" or any folder above it: run beeuni inside a project, or pass --manifest PATH\n`,
   );
 });
 

@@ -6,8 +6,7 @@
  * @module
  */
 
-import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname } from "node:path";
 import {
   type Command,
   type CommandIo,
@@ -20,7 +19,7 @@ import {
   secretNames,
   setSecret,
 } from "../secrets.ts";
-import { findManifest, MANIFEST_NAME } from "../project.ts";
+import { locateManifest } from "../project.ts";
 
 /**
  * The project root for a command: the folder holding `--manifest` (a file,
@@ -28,32 +27,7 @@ import { findManifest, MANIFEST_NAME } from "../project.ts";
  * nearest `beeuni.yaml` from `cwd` upwards (M1).
  */
 export function projectRootFor(cwd: string, manifest?: string): string {
-  return dirname(manifestFileFor(cwd, manifest));
-}
-
-/**
- * The absolute path of the root manifest for a command: `--manifest` (a
- * file, or a folder holding `beeuni.yaml`) resolved from `cwd`, else the
- * nearest `beeuni.yaml` from `cwd` upwards (M1).
- */
-export function manifestFileFor(cwd: string, manifest?: string): string {
-  if (manifest !== undefined) {
-    let path = resolve(cwd, manifest);
-    if (existsSync(path) && statSync(path).isDirectory()) {
-      path = join(path, MANIFEST_NAME);
-    }
-    if (!existsSync(path) || !statSync(path).isFile()) {
-      throw new Error(`cannot read manifest "${manifest}": file not found`);
-    }
-    return path;
-  }
-  const found = findManifest(cwd);
-  if (found === undefined) {
-    throw new Error(
-      `no ${MANIFEST_NAME} found in "${cwd}" or any folder above it: run inside a project or pass --manifest PATH`,
-    );
-  }
-  return found;
+  return dirname(locateManifest(cwd, manifest));
 }
 
 const MANIFEST_OPTION = { manifest: { type: "string" } } as const;

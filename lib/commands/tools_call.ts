@@ -15,7 +15,7 @@ import {
   UsageError,
 } from "../command.ts";
 import { readSecrets } from "../secrets.ts";
-import { manifestFileFor } from "./secrets.ts";
+import { locateManifest } from "../project.ts";
 
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";
@@ -101,7 +101,7 @@ Options:
       `cli-${randomBytes(6).toString("hex")}`;
     if (sessionId === "") throw new UsageError("--session must not be empty");
 
-    const manifestFile = manifestFileFor(
+    const manifestFile = locateManifest(
       io.cwd,
       values.manifest as string | undefined,
     );
