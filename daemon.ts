@@ -187,18 +187,20 @@ export async function startDaemon(
     : server.hostname;
   const url = `http://${shownHost}:${server.port}`;
   // The standard harness (D3): the opencode plugin and agent files, on start and after each reload.
-  const writeOpencode = () =>
-    options.opencode === false ? Promise.resolve() : syncOpencodeConfig({
+  const writeOpencode = () => {
+    if (options.opencode === false) return;
+    syncOpencodeConfig({
       configDir: options.opencodeConfigDir,
       env: io.env,
       url,
       tokenFile: token.file,
       projectDir: root,
-      manifestFile,
+      manifest: host.manifest(),
       tools: host.list(),
       log,
-    }).then(() => {});
-  await writeOpencode();
+    });
+  };
+  writeOpencode();
 
   // Hot reload (D5): watch, debounce, reload, watch the new set of folders.
   let watcher: Watcher | undefined;
@@ -261,7 +263,7 @@ export async function startDaemon(
             : `[daemon] reloaded after a change to ${what}: tool set unchanged`,
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
-        await writeOpencode();
+        writeOpencode();
       } else {
         log(
           `[daemon] not reloaded after a change to ${what}: the previous tools keep serving; fix these and save again:`,

@@ -152,6 +152,8 @@ export interface Host {
   toolSet(): ToolSet;
   /** The diagnostics of the manifest now served. */
   diagnostics(): Diagnostic[];
+  /** The manifest now served, as parsed (its agents, imports and positions). */
+  manifest(): Manifest;
   /** The loaded tools `agent` sees, started by `parentAgent` when given (D4, A2, A4). */
   list(agent?: string, parentAgent?: string): HostedTool[];
   /** Runs one call; never rejects. */
@@ -616,6 +618,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     loadErrors: () => current.errors.map((e) => ({ ...e })),
     toolSet: () => current.toolSet,
     diagnostics: () => current.diagnostics,
+    manifest: () => current.manifest,
     list(agent?: string, parentAgent?: string): HostedTool[] {
       const runtime = current;
       return [...runtime.tools.values()]

@@ -28,7 +28,6 @@ import {
   type OpencodePluginTool,
   writeOpencodePlugin,
 } from "./opencode_plugin.ts";
-import { loadProject } from "./project.ts";
 import { writeFileAtomic } from "./secrets.ts";
 import type { AgentEntry, Manifest } from "./types.ts";
 
@@ -232,10 +231,8 @@ export interface OpencodeConfigOptions {
   projectDir: string;
   /** Every tool the daemon serves (all agents). */
   tools: readonly OpencodePluginTool[];
-  /** The manifest now served, for its agents. */
+  /** The manifest now served, for its agents; none: no agent files. */
   manifest?: Manifest;
-  /** The root manifest's absolute path, read for its agents when `manifest` is absent. */
-  manifestFile?: string;
 }
 
 /** What {@linkcode writeOpencodeConfig} wrote. */
@@ -250,16 +247,10 @@ export interface OpencodeConfigResult extends OpencodeAgentsResult {
  * manifest (`agents/<name>.md`). The daemon calls it on start and after
  * every successful reload.
  */
-export async function writeOpencodeConfig(
+export function writeOpencodeConfig(
   options: OpencodeConfigOptions,
-): Promise<OpencodeConfigResult> {
-  let manifest = options.manifest;
-  if (manifest === undefined && options.manifestFile !== undefined) {
-    manifest = (await loadProject({
-      cwd: options.projectDir,
-      manifest: options.manifestFile,
-    })).manifest;
-  }
+): OpencodeConfigResult {
+  const manifest = options.manifest;
   const configDir = options.configDir === undefined
     ? opencodeConfigDir(options.env)
     : resolve(options.configDir);
@@ -279,15 +270,15 @@ export async function writeOpencodeConfig(
 }
 
 /**
- * {@linkcode writeOpencodeConfig} for the daemon: never rejects; logs where
+ * {@linkcode writeOpencodeConfig} for the daemon: never throws; logs where
  * the plugin went, each of the user's agent files left alone, and any
  * failure (the daemon keeps serving either way).
  */
-export async function syncOpencodeConfig(
+export function syncOpencodeConfig(
   options: OpencodeConfigOptions & { log: (line: string) => void },
-): Promise<OpencodeConfigResult | undefined> {
+): OpencodeConfigResult | undefined {
   try {
-    const result = await writeOpencodeConfig(options);
+    const result = writeOpencodeConfig(options);
     options.log(
       `[opencode] wrote ${result.plugin} (${options.tools.length} tools) and ${result.written.length} agent files`,
     );
