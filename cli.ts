@@ -12,21 +12,21 @@
  * @module
  */
 
-import { type Command, type CommandIo, UsageError } from "./lib/command.ts";
-import { args as processArgs, denoIo, exit } from "./_deno.ts";
+import { type Command, type CommandIo, UsageError } from "./lib/cli/command.ts";
+import { args as processArgs, denoIo, exit } from "./lib/runtime/deno.ts";
 
-export type { Command, CommandIo } from "./lib/command.ts";
+export type { Command, CommandIo } from "./lib/cli/command.ts";
 import {
   secretsLsCommand,
   secretsRmCommand,
   secretsSetCommand,
-} from "./lib/commands/secrets.ts";
-import { toolsLsCommand } from "./lib/commands/tools_ls.ts";
-import { toolsCallCommand } from "./lib/commands/tools_call.ts";
+} from "./lib/cli/secrets.ts";
+import { toolsLsCommand } from "./lib/cli/tools_ls.ts";
+import { toolsCallCommand } from "./lib/cli/tools_call.ts";
 import { daemonCommand } from "./daemon.ts";
-import { toolsEjectCommand } from "./lib/commands/tools_eject.ts";
-import { validateCommand } from "./lib/commands/validate.ts";
-import { toolsMigrateCommand } from "./lib/commands/tools_migrate.ts";
+import { toolsEjectCommand } from "./lib/cli/tools_eject.ts";
+import { validateCommand } from "./lib/cli/validate.ts";
+import { toolsMigrateCommand } from "./lib/cli/tools_migrate.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
 export const COMMANDS: readonly Command[] = [

@@ -30,23 +30,26 @@ import {
   type Server,
   watchDirs,
   type Watcher,
-} from "./_deno.ts";
+} from "./lib/runtime/deno.ts";
 import {
   type Command,
   type CommandIo,
   parseOptions,
   UsageError,
-} from "./lib/command.ts";
-import { locateManifest } from "./lib/project.ts";
-import { createHandler, DEFAULT_MAX_BODY_BYTES } from "./lib/daemon_http.ts";
-import { prepareToken, removeTokenFile } from "./lib/daemon_token.ts";
-import { isReloadTrigger, watchTargets } from "./lib/daemon_watch.ts";
-import { syncOpencodeConfig } from "./lib/opencode_agents.ts";
-import type { Host } from "./lib/host.ts";
-import { canonicalRoot, readSecrets } from "./lib/secrets.ts";
-import type { Diagnostic } from "./lib/types.ts";
+} from "./lib/cli/command.ts";
+import { locateManifest } from "./lib/project/load_project.ts";
+import {
+  createHandler,
+  DEFAULT_MAX_BODY_BYTES,
+} from "./lib/http/create_handler.ts";
+import { prepareToken, removeTokenFile } from "./lib/daemon/_token.ts";
+import { isReloadTrigger, watchTargets } from "./lib/daemon/_watch.ts";
+import { syncOpencodeConfig } from "./lib/opencode/agent_files.ts";
+import type { Host } from "./lib/host/create_host.ts";
+import { canonicalRoot, readSecrets } from "./lib/secrets/secret_store.ts";
+import type { Diagnostic } from "./lib/manifest/types.ts";
 
-export type { Command, CommandIo } from "./lib/command.ts";
+export type { Command, CommandIo } from "./lib/cli/command.ts";
 
 /** How to start a daemon. */
 export interface DaemonOptions {
@@ -145,7 +148,7 @@ export async function startDaemon(
   let host: Host;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
-    const { createHost } = await import("./lib/host.ts");
+    const { createHost } = await import("./lib/host/create_host.ts");
     host = await createHost({
       directory: root,
       manifest: manifestFile,

@@ -14,17 +14,17 @@
  * @module
  */
 
-export * from "./lib/types.ts";
-export * from "./lib/beeuni_tools.ts";
-export * from "./lib/harness_tools.ts";
-export * from "./lib/resolve.ts";
-export * from "./lib/agents.ts";
-export * from "./lib/tools_table.ts";
-export * from "./lib/manifest.ts";
-export * from "./lib/validate.ts";
-export * from "./lib/project.ts";
-export * from "./lib/diagnostics_format.ts";
-export * from "./lib/host.ts";
+export * from "./lib/manifest/types.ts";
+export * from "./lib/manifest/beeuni_tools.ts";
+export * from "./lib/manifest/harness_tools.ts";
+export * from "./lib/manifest/resolve_tools.ts";
+export * from "./lib/manifest/agent_tools.ts";
+export * from "./lib/manifest/tools_table.ts";
+export * from "./lib/manifest/parse_manifest.ts";
+export * from "./lib/manifest/validate.ts";
+export * from "./lib/project/load_project.ts";
+export * from "./lib/manifest/format_diagnostics.ts";
+export * from "./lib/host/create_host.ts";
 export {
   createHandler,
   type DaemonHost,
@@ -34,7 +34,7 @@ export {
   type HostOutcome,
   isLoopbackHostHeader,
   type ListedTool,
-} from "./lib/daemon_http.ts";
+} from "./lib/http/create_handler.ts";
 export {
   isSecretName,
   readSecrets,
@@ -44,9 +44,9 @@ export {
   type SecretsEnv,
   secretsFile,
   setSecret,
-} from "./lib/secrets.ts";
-export * from "./lib/opencode_plugin.ts";
-export * from "./lib/opencode_agents.ts";
+} from "./lib/secrets/secret_store.ts";
+export * from "./lib/opencode/plugin.ts";
+export * from "./lib/opencode/agent_files.ts";
 export {
   addManifestEntries,
   type ManifestEntry,
@@ -55,4 +55,4 @@ export {
   type MigrateResult,
   migrateSource,
   reexportSource,
-} from "./lib/migrate.ts";
+} from "./lib/migrate/migrate_source.ts";

@@ -100,7 +100,7 @@ Deno.addSignalListener("SIGTERM", () => server.shutdown());
  * daemon minus the tool host.
  */
 function httpLayerServer(): string {
-  const url = new URL("../lib/daemon_http.ts", import.meta.url).href;
+  const url = new URL("../lib/http/create_handler.ts", import.meta.url).href;
   return `import { createHandler } from ${JSON.stringify(url)};
 const host = {
   list: () => [],
@@ -119,7 +119,7 @@ Deno.addSignalListener("SIGTERM", () => server.shutdown());
 
 /** Times the host's phases in a fresh process: import, createHost, first call. */
 function phasesScript(dir: string): string {
-  const host = new URL("../lib/host.ts", import.meta.url).href;
+  const host = new URL("../lib/host/create_host.ts", import.meta.url).href;
   return `const t0 = performance.now();
 const { createHost } = await import(${JSON.stringify(host)});
 const t1 = performance.now();
@@ -312,7 +312,7 @@ async function inProcess(
   dir: string,
   env: Record<string, string>,
 ): Promise<number> {
-  const { createHost } = await import("../lib/host.ts");
+  const { createHost } = await import("../lib/host/create_host.ts");
   const host = await createHost({ directory: dir, env, log: () => {} });
   try {
     const samples: number[] = [];

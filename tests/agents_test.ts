@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
-import { agentMaySee, agentTools, mayDelegate } from "../lib/agents.ts";
+import {
+  agentMaySee,
+  agentTools,
+  mayDelegate,
+} from "../lib/manifest/agent_tools.ts";
 import type {
   AgentEntry,
   AgentToolsSpec,
   Harness,
   SourcePos,
-} from "../lib/types.ts";
+} from "../lib/manifest/types.ts";
 
 const POS: SourcePos = { file: "beeuni.yaml", line: 1, col: 1 };
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { HARNESS_TOOLS, isHarnessTool } from "../lib/harness_tools.ts";
-import { BEEUNI_TOOLS, isBeeuniTool } from "../lib/beeuni_tools.ts";
+import { HARNESS_TOOLS, isHarnessTool } from "../lib/manifest/harness_tools.ts";
+import { BEEUNI_TOOLS, isBeeuniTool } from "../lib/manifest/beeuni_tools.ts";
 
 Deno.test("isHarnessTool() knows current and past opencode built-ins", () => {
   for (const name of ["bash", "apply_patch", "plan_exit", "multiedit"]) {

@@ -1,8 +1,8 @@
 // parseManifest(): the manifest and its imports, parsed with positions (M2-M7, V12).
 
 import assert from "node:assert/strict";
-import { parseManifest } from "../lib/manifest.ts";
-import type { Diagnostic, Manifest } from "../lib/types.ts";
+import { parseManifest } from "../lib/manifest/parse_manifest.ts";
+import type { Diagnostic, Manifest } from "../lib/manifest/types.ts";
 
 function parse(files: Record<string, string>, root = "beeuni.yaml"): Manifest {
   return parseManifest("/repo", root, (path) => files[path]);

@@ -9,15 +9,15 @@ import {
   opencodeConfigDir,
   renderOpencodePlugin,
   writeOpencodePlugin,
-} from "../lib/opencode_plugin.ts";
+} from "../lib/opencode/plugin.ts";
 import {
   manifestAgents,
   OPENCODE_AGENT_MARKER,
   opencodeDenies,
   renderOpencodeAgent,
   writeOpencodeAgents,
-} from "../lib/opencode_agents.ts";
-import { loadProject } from "../lib/project.ts";
+} from "../lib/opencode/agent_files.ts";
+import { loadProject } from "../lib/project/load_project.ts";
 import { parse as parseYaml } from "yaml";
 import { tempRepo } from "./_helpers.ts";
 

@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
-import { agentTools } from "../lib/agents.ts";
-import { parseManifest } from "../lib/manifest.ts";
-import { agentNames, findAgent, resolveTools } from "../lib/resolve.ts";
+import { agentTools } from "../lib/manifest/agent_tools.ts";
+import { parseManifest } from "../lib/manifest/parse_manifest.ts";
+import {
+  agentNames,
+  findAgent,
+  resolveTools,
+} from "../lib/manifest/resolve_tools.ts";
 import type {
   AgentEntry,
   Manifest,
   ManifestFile,
   SourcePos,
   ToolSet,
-} from "../lib/types.ts";
+} from "../lib/manifest/types.ts";
 
 function pos(file: string, line: number): SourcePos {
   return { file, line, col: 3 };

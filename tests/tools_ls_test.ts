@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { formatToolsTable, toolsJson } from "../lib/tools_table.ts";
-import type { ToolSet } from "../lib/types.ts";
+import { formatToolsTable, toolsJson } from "../lib/manifest/tools_table.ts";
+import type { ToolSet } from "../lib/manifest/types.ts";
 import { beeuni, tempRepo } from "./_helpers.ts";
 
 const TOOL_MODULE = `export default {

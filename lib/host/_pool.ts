@@ -9,7 +9,7 @@
 
 import { Worker } from "node:worker_threads";
 
-const WORKER_URL = new URL("./_host_boot.js", import.meta.url);
+const WORKER_URL = new URL("./_boot.js", import.meta.url);
 
 /** A module to load: the tool's name and its absolute `file://` URL. */
 export interface ModuleRef {

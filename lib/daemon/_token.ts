@@ -19,7 +19,7 @@ import {
   type SecretsEnv,
   stateDir,
   writeFileAtomic,
-} from "./secrets.ts";
+} from "../secrets/secret_store.ts";
 
 /** A fresh token: 32 bytes from the system's secure random source, as hex. */
 export function generateToken(): string {

@@ -28,24 +28,28 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { randomBytes } from "node:crypto";
-import { agentMaySee } from "./agents.ts";
-import { loadProject, type Project } from "./project.ts";
-import { findAgent } from "./resolve.ts";
+import { agentMaySee } from "../manifest/agent_tools.ts";
+import {
+  type BeeuniToolName,
+  builtinToolUrl,
+} from "../manifest/beeuni_tools.ts";
+import { loadProject, type Project } from "../project/load_project.ts";
+import { findAgent } from "../manifest/resolve_tools.ts";
 import type {
   Diagnostic,
   Harness,
   Manifest,
   ToolKind,
   ToolSet,
-} from "./types.ts";
+} from "../manifest/types.ts";
 import {
   countLines,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,
   overLimits,
   truncatedText,
-} from "./_host_output.ts";
-import type { Validator } from "./_host_schema.ts";
+} from "./_output.ts";
+import type { Validator } from "./_schema.ts";
 import {
   CallTicket,
   Deadlines,
@@ -55,7 +59,7 @@ import {
   SpareWorkers,
   startLoader,
   ToolWorker,
-} from "./_host_pool.ts";
+} from "./_pool.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -190,8 +194,6 @@ interface Runtime {
   drained?: () => void;
 }
 
-const BUILTIN_TOOLS = new URL("../builtin_tools/", import.meta.url);
-
 /** The default per-call timeout (5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
 
@@ -214,7 +216,7 @@ async function buildRuntime(
   const byName = new Map(project.toolSet.tools.map((t) => [t.name, t]));
   for (const tool of project.toolSet.tools) {
     if (tool.kind === "beeuni") {
-      const url = new URL(`${tool.name}.ts`, BUILTIN_TOOLS);
+      const url = builtinToolUrl(tool.name as BeeuniToolName);
       refs.push({ name: tool.name, url: url.href });
     } else {
       const path = resolve(project.root, tool.source);
@@ -230,7 +232,7 @@ async function buildRuntime(
   // The loader checked that each schema compiles; Ajv is loaded here only
   // when arguments are validated (T2).
   const compile = options.validateArgs
-    ? (await import("./_host_schema.ts")).schemaCompiler()
+    ? (await import("./_schema.ts")).schemaCompiler()
     : undefined;
   const tools = new Map<string, LoadedTool>();
   const errors: { name: string; reason: string }[] = [];
@@ -480,7 +482,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         ok: false,
         status: "error",
         error: `invalid arguments for tool "${tool.name}": ${
-          (await import("./_host_schema.ts")).argumentErrors(
+          (await import("./_schema.ts")).argumentErrors(
             tool.validate.errors,
           )
         }`,

@@ -25,3 +25,11 @@ export type BeeuniToolName =
 export function isBeeuniTool(name: string): name is BeeuniToolName {
   return (BEEUNI_TOOLS as readonly string[]).includes(name);
 }
+
+/**
+ * The `file:` URL of a Beeuni tool's module in `builtin_tools/`: the file
+ * the host runs and `beeuni tools eject` copies (E1).
+ */
+export function builtinToolUrl(name: BeeuniToolName): URL {
+  return new URL(`../../builtin_tools/${name}.ts`, import.meta.url);
+}

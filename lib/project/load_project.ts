@@ -15,8 +15,8 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { parseManifest } from "./manifest.ts";
-import { resolveTools } from "./resolve.ts";
+import { parseManifest } from "../manifest/parse_manifest.ts";
+import { resolveTools } from "../manifest/resolve_tools.ts";
 import {
   LEGACY_TOOLS_DIR,
   type ModuleFacts,
@@ -24,8 +24,8 @@ import {
   type ProjectFacts,
   sortDiagnostics,
   validate,
-} from "./validate.ts";
-import type { Diagnostic, Manifest, ToolSet } from "./types.ts";
+} from "../manifest/validate.ts";
+import type { Diagnostic, Manifest, ToolSet } from "../manifest/types.ts";
 
 /** The root manifest's file name (M1). */
 export const MANIFEST_NAME = "beeuni.yaml";

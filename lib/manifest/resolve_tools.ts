@@ -7,7 +7,7 @@
 
 import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
 import { isHarnessTool } from "./harness_tools.ts";
-import { checkRepoRelativePath } from "./manifest.ts";
+import { checkRepoRelativePath } from "./parse_manifest.ts";
 import type {
   AgentEntry,
   Manifest,

@@ -15,9 +15,10 @@ import { fileURLToPath } from "node:url";
 import {
   BEEUNI_TOOLS,
   type BeeuniToolName,
+  builtinToolUrl,
   isBeeuniTool,
-} from "./beeuni_tools.ts";
-import type { Diagnostic, Manifest, ToolEntry } from "./types.ts";
+} from "../manifest/beeuni_tools.ts";
+import type { Diagnostic, Manifest, ToolEntry } from "../manifest/types.ts";
 
 /** What {@linkcode planEject} needs. */
 export interface EjectRequest {
@@ -172,7 +173,7 @@ export function ejectOutput(plan: EjectPlan, check = "✓"): string {
 export async function readBuiltinSource(
   name: BeeuniToolName,
 ): Promise<Uint8Array> {
-  const url = new URL(`../builtin_tools/${name}.ts`, import.meta.url);
+  const url = builtinToolUrl(name);
   try {
     if (url.protocol === "file:") {
       return new Uint8Array(await readFile(fileURLToPath(url)));

@@ -25,7 +25,7 @@
 
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { writeFileAtomic } from "./secrets.ts";
+import { writeFileAtomic } from "../secrets/secret_store.ts";
 
 /** One tool the plugin registers: what `GET /beeuni/tools` lists. */
 export interface OpencodePluginTool {
@@ -96,7 +96,7 @@ function jsLiteral(value: unknown, indent?: number): string {
  *
  * @example
  * ```ts
- * import { renderOpencodePlugin } from "./opencode_plugin.ts";
+ * import { renderOpencodePlugin } from "./plugin.ts";
  * const source = renderOpencodePlugin({
  *   url: "http://127.0.0.1:4096",
  *   tokenFile: "/home/me/.local/state/beeuni/daemon/abc.token",

@@ -9,8 +9,8 @@
 import { posix } from "node:path";
 import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
 import { HARNESS_TOOLS, isHarnessTool, isPtyTool } from "./harness_tools.ts";
-import { checkRepoRelativePath } from "./manifest.ts";
-import { resolveTools } from "./resolve.ts";
+import { checkRepoRelativePath } from "./parse_manifest.ts";
+import { resolveTools } from "./resolve_tools.ts";
 import type {
   Diagnostic,
   Manifest,

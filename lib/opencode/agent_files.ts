@@ -22,14 +22,14 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
-import { agentTools, EDIT_TOOLS } from "./agents.ts";
+import { agentTools, EDIT_TOOLS } from "../manifest/agent_tools.ts";
 import {
   opencodeConfigDir,
   type OpencodePluginTool,
   writeOpencodePlugin,
-} from "./opencode_plugin.ts";
-import { writeFileAtomic } from "./secrets.ts";
-import type { AgentEntry, Manifest } from "./types.ts";
+} from "./plugin.ts";
+import { writeFileAtomic } from "../secrets/secret_store.ts";
+import type { AgentEntry, Manifest } from "../manifest/types.ts";
 
 /** The first line of every agent file beeuni writes. */
 export const OPENCODE_AGENT_MARKER =

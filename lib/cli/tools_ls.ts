@@ -5,18 +5,27 @@
  * @module
  */
 
-import { agentTools, mayDelegate } from "../agents.ts";
+import { agentTools, mayDelegate } from "../manifest/agent_tools.ts";
 import {
   type Command,
   type CommandIo,
   parseOptions,
   UsageError,
-} from "../command.ts";
-import { formatText } from "../diagnostics_format.ts";
-import { loadProject } from "../project.ts";
-import { agentNames, findAgent } from "../resolve.ts";
-import { type AgentView, formatToolsTable, toolsJson } from "../tools_table.ts";
-import type { AgentEntry, Harness, Manifest, ToolSet } from "../types.ts";
+} from "./command.ts";
+import { formatText } from "../manifest/format_diagnostics.ts";
+import { loadProject } from "../project/load_project.ts";
+import { agentNames, findAgent } from "../manifest/resolve_tools.ts";
+import {
+  type AgentView,
+  formatToolsTable,
+  toolsJson,
+} from "../manifest/tools_table.ts";
+import type {
+  AgentEntry,
+  Harness,
+  Manifest,
+  ToolSet,
+} from "../manifest/types.ts";
 
 const HARNESSES: readonly Harness[] = ["standard", "experimental"];
 

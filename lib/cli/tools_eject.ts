@@ -24,9 +24,13 @@ import {
   type CommandIo,
   parseOptions,
   UsageError,
-} from "../command.ts";
-import { ejectOutput, planEject, readBuiltinSource } from "../eject.ts";
-import { loadProject } from "../project.ts";
+} from "./command.ts";
+import {
+  ejectOutput,
+  planEject,
+  readBuiltinSource,
+} from "../eject/plan_eject.ts";
+import { loadProject } from "../project/load_project.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -16,7 +16,7 @@
  *
  * @example Serve a host with Deno
  * ```ts ignore
- * import { createHandler } from "./daemon_http.ts";
+ * import { createHandler } from "./create_handler.ts";
  * const handler = createHandler({ host, token: "a-long-random-token" });
  * Deno.serve({ hostname: "127.0.0.1", port: 0 }, handler);
  * ```
@@ -24,8 +24,8 @@
  * @module
  */
 
-import { bearerChecker } from "./daemon_token.ts";
-import type { CallOutcome, CallRequest } from "./host.ts";
+import { bearerChecker } from "../daemon/_token.ts";
+import type { CallOutcome, CallRequest } from "../host/create_host.ts";
 
 /** The default largest request body accepted: 10 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;

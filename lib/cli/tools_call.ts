@@ -13,9 +13,9 @@ import {
   type CommandIo,
   parseOptions,
   UsageError,
-} from "../command.ts";
-import { readSecrets } from "../secrets.ts";
-import { locateManifest } from "../project.ts";
+} from "./command.ts";
+import { readSecrets } from "../secrets/secret_store.ts";
+import { locateManifest } from "../project/load_project.ts";
 
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";
@@ -114,7 +114,7 @@ Options:
     }
     const verbose = values.verbose === true;
     // Loaded on demand, so other `beeuni` commands stay quick.
-    const { createHost } = await import("../host.ts");
+    const { createHost } = await import("../host/create_host.ts");
     const host = await createHost({
       directory: root,
       manifest: manifestFile,

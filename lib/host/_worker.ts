@@ -16,7 +16,7 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import process from "node:process";
-import { resultText, stripAnsi, thrownMessage } from "./_host_output.ts";
+import { resultText, stripAnsi, thrownMessage } from "./_output.ts";
 
 /**
  * A call: `[id, args, sessionId, agent, secrets]`. A bare array keeps the
@@ -79,7 +79,7 @@ function sendResult(id: number, ok: boolean, text: string): void {
 // Importing Ajv here, from the start, overlaps it with the host reading the
 // manifest and keeps it out of the host's own start.
 const compilerReady = data.mode === "load"
-  ? import("./_host_schema.ts").then((m) => m.schemaCompiler())
+  ? import("./_schema.ts").then((m) => m.schemaCompiler())
   : undefined;
 
 // A tool must not end the process it shares with the other tools.

@@ -12,14 +12,14 @@ import {
   type CommandIo,
   parseOptions,
   UsageError,
-} from "../command.ts";
+} from "./command.ts";
 import {
   isSecretName,
   removeSecret,
   secretNames,
   setSecret,
-} from "../secrets.ts";
-import { locateManifest } from "../project.ts";
+} from "../secrets/secret_store.ts";
+import { locateManifest } from "../project/load_project.ts";
 
 /**
  * The project root for a command: the folder holding `--manifest` (a file,

@@ -11,14 +11,14 @@ import {
   type CommandIo,
   parseOptions,
   UsageError,
-} from "../command.ts";
+} from "./command.ts";
 import {
   type DiagnosticsFormat,
   formatGithub,
   formatJson,
   formatText,
-} from "../diagnostics_format.ts";
-import { loadProject } from "../project.ts";
+} from "../manifest/format_diagnostics.ts";
+import { loadProject } from "../project/load_project.ts";
 
 const FORMATS: readonly DiagnosticsFormat[] = ["text", "json", "github"];
 

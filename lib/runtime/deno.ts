@@ -1,7 +1,7 @@
 // The one module that touches `Deno.*`, used by `cli.ts` and `daemon.ts`.
 // Everything in `lib/` and `mod.ts` stays runtime-neutral.
 
-import type { CommandIo } from "./lib/command.ts";
+import type { CommandIo } from "../cli/command.ts";
 
 const encoder = new TextEncoder();
 
