@@ -37,17 +37,15 @@ import {
   parseOptions,
   UsageError,
 } from "./lib/cli/command.ts";
-import { locateManifest } from "./lib/project/load_project.ts";
-import {
-  createHandler,
-  DEFAULT_MAX_BODY_BYTES,
-} from "./lib/http/create_handler.ts";
+import { locateManifest } from "./lib/project/mod.ts";
+import { createHandler, DEFAULT_MAX_BODY_BYTES } from "./lib/http/mod.ts";
 import { prepareToken, removeTokenFile } from "./lib/daemon/_token.ts";
 import { isReloadTrigger, watchTargets } from "./lib/daemon/_watch.ts";
-import { syncOpencodeConfig } from "./lib/opencode/agent_files.ts";
-import type { Host } from "./lib/host/create_host.ts";
-import { canonicalRoot, readSecrets } from "./lib/secrets/secret_store.ts";
-import type { Diagnostic } from "./lib/manifest/types.ts";
+import { syncOpencodeConfig } from "./lib/opencode/mod.ts";
+import type { Host } from "./lib/host/mod.ts";
+import { readSecrets } from "./lib/secrets/mod.ts";
+import { canonicalRoot } from "./lib/common/mod.ts";
+import type { Diagnostic } from "./lib/manifest/mod.ts";
 
 export type { Command, CommandIo } from "./lib/cli/command.ts";
 

@@ -14,17 +14,17 @@
  * @module
  */
 
-export * from "./lib/manifest/types.ts";
-export * from "./lib/manifest/beeuni_tools.ts";
-export * from "./lib/manifest/harness_tools.ts";
-export * from "./lib/manifest/resolve_tools.ts";
-export * from "./lib/manifest/agent_tools.ts";
-export * from "./lib/manifest/tools_table.ts";
-export * from "./lib/manifest/parse_manifest.ts";
-export * from "./lib/manifest/validate.ts";
-export * from "./lib/project/load_project.ts";
-export * from "./lib/manifest/format_diagnostics.ts";
-export * from "./lib/host/create_host.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/project/mod.ts";
+export * from "./lib/manifest/mod.ts";
+export * from "./lib/host/mod.ts";
 export {
   createHandler,
   type DaemonHost,
@@ -34,7 +34,7 @@ export {
   type HostOutcome,
   isLoopbackHostHeader,
   type ListedTool,
-} from "./lib/http/create_handler.ts";
+} from "./lib/http/mod.ts";
 export {
   isSecretName,
   readSecrets,
@@ -44,9 +44,9 @@ export {
   type SecretsEnv,
   secretsFile,
   setSecret,
-} from "./lib/secrets/secret_store.ts";
-export * from "./lib/opencode/plugin.ts";
-export * from "./lib/opencode/agent_files.ts";
+} from "./lib/secrets/mod.ts";
+export * from "./lib/opencode/mod.ts";
+export * from "./lib/opencode/mod.ts";
 export {
   addManifestEntries,
   type ManifestEntry,
@@ -55,4 +55,4 @@ export {
   type MigrateResult,
   migrateSource,
   reexportSource,
-} from "./lib/migrate/migrate_source.ts";
+} from "./lib/migrate/mod.ts";

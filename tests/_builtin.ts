@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { createHost, type Host } from "../lib/host/create_host.ts";
+import { createHost, type Host } from "../lib/host/mod.ts";
 
 /** One request a test server received. */
 export interface Seen {

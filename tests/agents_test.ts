@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
 import {
+  type AgentEntry,
   agentMaySee,
   agentTools,
+  type AgentToolsSpec,
+  type Harness,
   mayDelegate,
-} from "../lib/manifest/agent_tools.ts";
-import type {
-  AgentEntry,
-  AgentToolsSpec,
-  Harness,
-  SourcePos,
-} from "../lib/manifest/types.ts";
+  type SourcePos,
+} from "../lib/manifest/mod.ts";
 
 const POS: SourcePos = { file: "beeuni.yaml", line: 1, col: 1 };
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { brotliCompressSync } from "node:zlib";
 import { beeuni, REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { createHost } from "../lib/host/create_host.ts";
+import { createHost } from "../lib/host/mod.ts";
 import scrapeWebpage from "../builtin_tools/scrape_webpage.ts";
 import {
   builtinHost,

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { tempRepo } from "./_helpers.ts";
-import { createHost } from "../lib/host/create_host.ts";
+import { createHost } from "../lib/host/mod.ts";
 import webSearch from "../builtin_tools/web_search.ts";
 import {
   builtinHost,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempRepo } from "./_helpers.ts";
 import { rawRequest, startDaemon, waitFor } from "./_daemon.ts";
-import { setSecret } from "../lib/secrets/secret_store.ts";
+import { setSecret } from "../lib/secrets/mod.ts";
 
 const SCHEMA = `{ type: "object", properties: { text: { type: "string" } } }`;
 

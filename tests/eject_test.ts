@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beeuni, git, REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { createHost } from "../lib/host/create_host.ts";
+import { createHost } from "../lib/host/mod.ts";
 
 function builtin(name: string): Uint8Array {
   return Deno.readFileSync(join(REPO_ROOT, "builtin_tools", `${name}.ts`));

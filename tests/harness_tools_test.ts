@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { HARNESS_TOOLS, isHarnessTool } from "../lib/manifest/harness_tools.ts";
-import { BEEUNI_TOOLS, isBeeuniTool } from "../lib/manifest/beeuni_tools.ts";
+import {
+  BEEUNI_TOOLS,
+  HARNESS_TOOLS,
+  isBeeuniTool,
+  isHarnessTool,
+} from "../lib/manifest/mod.ts";
 
 Deno.test("isHarnessTool() knows current and past opencode built-ins", () => {
   for (const name of ["bash", "apply_patch", "plan_exit", "multiedit"]) {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createHost, type Host, type HostOptions } from "../mod.ts";
-import { BEEUNI_TOOLS } from "../lib/manifest/beeuni_tools.ts";
+import { BEEUNI_TOOLS } from "../lib/manifest/mod.ts";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
 
 /** A tool module whose `execute` body is `body` (with `args` and `context` in scope). */

@@ -1,8 +1,11 @@
 // parseManifest(): the manifest and its imports, parsed with positions (M2-M7, V12).
 
 import assert from "node:assert/strict";
-import { parseManifest } from "../lib/manifest/parse_manifest.ts";
-import type { Diagnostic, Manifest } from "../lib/manifest/types.ts";
+import {
+  type Diagnostic,
+  type Manifest,
+  parseManifest,
+} from "../lib/manifest/mod.ts";
 
 function parse(files: Record<string, string>, root = "beeuni.yaml"): Manifest {
   return parseManifest("/repo", root, (path) => files[path]);

@@ -6,18 +6,16 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  opencodeConfigDir,
-  renderOpencodePlugin,
-  writeOpencodePlugin,
-} from "../lib/opencode/plugin.ts";
-import {
   manifestAgents,
   OPENCODE_AGENT_MARKER,
+  opencodeConfigDir,
   opencodeDenies,
   renderOpencodeAgent,
+  renderOpencodePlugin,
   writeOpencodeAgents,
-} from "../lib/opencode/agent_files.ts";
-import { loadProject } from "../lib/project/load_project.ts";
+  writeOpencodePlugin,
+} from "../lib/opencode/mod.ts";
+import { loadProject } from "../lib/project/mod.ts";
 import { parse as parseYaml } from "yaml";
 import { tempRepo } from "./_helpers.ts";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { git, tempRepo } from "./_helpers.ts";
-import { findManifest, loadProject } from "../lib/project/load_project.ts";
+import { findManifest, loadProject } from "../lib/project/mod.ts";
 
 const TOOL = `export default {
   description: "Says hello.",

@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
-import { agentTools } from "../lib/manifest/agent_tools.ts";
-import { parseManifest } from "../lib/manifest/parse_manifest.ts";
 import {
+  type AgentEntry,
   agentNames,
+  agentTools,
   findAgent,
+  type Manifest,
+  type ManifestFile,
+  parseManifest,
   resolveTools,
-} from "../lib/manifest/resolve_tools.ts";
-import type {
-  AgentEntry,
-  Manifest,
-  ManifestFile,
-  SourcePos,
-  ToolSet,
-} from "../lib/manifest/types.ts";
+  type SourcePos,
+  type ToolSet,
+} from "../lib/manifest/mod.ts";
 
 function pos(file: string, line: number): SourcePos {
   return { file, line, col: 3 };

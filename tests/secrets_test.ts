@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { beeuni, tempRepo } from "./_helpers.ts";
-import { readSecrets, secretsFile } from "../lib/secrets/secret_store.ts";
+import { readSecrets, secretsFile } from "../lib/secrets/mod.ts";
 
 const MANIFEST = "tools: {}\nagents:\n  beeuni:\n    secrets: all\n";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { beeuni, tempRepo } from "./_helpers.ts";
-import { setSecret } from "../lib/secrets/secret_store.ts";
+import { setSecret } from "../lib/secrets/mod.ts";
 
 const FILES: Record<string, string> = {
   "beeuni.yaml": `tools:

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { formatToolsTable, toolsJson } from "../lib/manifest/tools_table.ts";
-import type { ToolSet } from "../lib/manifest/types.ts";
+import {
+  formatToolsTable,
+  type ToolSet,
+  toolsJson,
+} from "../lib/manifest/mod.ts";
 import { beeuni, tempRepo } from "./_helpers.ts";
 
 const TOOL_MODULE = `export default {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { beeuni, REPO_ROOT, type RunResult, tempRepo } from "./_helpers.ts";
-import { formatText } from "../lib/manifest/format_diagnostics.ts";
+import { formatText } from "../lib/manifest/mod.ts";
 
 const TOOL = `export default {
   description: "Says hello.",

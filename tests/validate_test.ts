@@ -4,14 +4,14 @@ import assert from "node:assert/strict";
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { git, tempRepo } from "./_helpers.ts";
-import { loadProject } from "../lib/project/load_project.ts";
+import { loadProject } from "../lib/project/mod.ts";
 import {
+  parseManifest,
   v3Message,
   V7_MESSAGE,
   v8Message,
   validate,
-} from "../lib/manifest/validate.ts";
-import { parseManifest } from "../lib/manifest/parse_manifest.ts";
+} from "../lib/manifest/mod.ts";
 
 const TOOL = `export default {
   description: "Says hello.",

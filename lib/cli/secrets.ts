@@ -18,8 +18,8 @@ import {
   removeSecret,
   secretNames,
   setSecret,
-} from "../secrets/secret_store.ts";
-import { locateManifest } from "../project/load_project.ts";
+} from "../secrets/mod.ts";
+import { locateManifest } from "../project/mod.ts";
 
 /**
  * The project root for a command: the folder holding `--manifest` (a file,

@@ -14,8 +14,8 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
-import { readSecrets } from "../secrets/secret_store.ts";
-import { locateManifest } from "../project/load_project.ts";
+import { readSecrets } from "../secrets/mod.ts";
+import { locateManifest } from "../project/mod.ts";
 
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";

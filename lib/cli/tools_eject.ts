@@ -25,12 +25,8 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
-import {
-  ejectOutput,
-  planEject,
-  readBuiltinSource,
-} from "../eject/plan_eject.ts";
-import { loadProject } from "../project/load_project.ts";
+import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
+import { loadProject } from "../project/mod.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {

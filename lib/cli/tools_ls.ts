@@ -5,27 +5,27 @@
  * @module
  */
 
-import { agentTools, mayDelegate } from "../manifest/agent_tools.ts";
+import {
+  type AgentEntry,
+  agentNames,
+  agentTools,
+  type AgentView,
+  findAgent,
+  formatText,
+  formatToolsTable,
+  type Harness,
+  type Manifest,
+  mayDelegate,
+  type ToolSet,
+  toolsJson,
+} from "../manifest/mod.ts";
 import {
   type Command,
   type CommandIo,
   parseOptions,
   UsageError,
 } from "./command.ts";
-import { formatText } from "../manifest/format_diagnostics.ts";
-import { loadProject } from "../project/load_project.ts";
-import { agentNames, findAgent } from "../manifest/resolve_tools.ts";
-import {
-  type AgentView,
-  formatToolsTable,
-  toolsJson,
-} from "../manifest/tools_table.ts";
-import type {
-  AgentEntry,
-  Harness,
-  Manifest,
-  ToolSet,
-} from "../manifest/types.ts";
+import { loadProject } from "../project/mod.ts";
 
 const HARNESSES: readonly Harness[] = ["standard", "experimental"];
 

@@ -19,22 +19,25 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { BEEUNI_TOOLS, isBeeuniTool } from "../manifest/beeuni_tools.ts";
+import {
+  BEEUNI_TOOLS,
+  isBeeuniTool,
+  isHarnessTool,
+  LEGACY_TOOLS_DIR,
+} from "../manifest/mod.ts";
 import {
   type Command,
   type CommandIo,
   parseOptions,
   UsageError,
 } from "./command.ts";
-import { isHarnessTool } from "../manifest/harness_tools.ts";
 import {
   addManifestEntries,
   type ManifestEntry,
   migrateSource,
   reexportSource,
-} from "../migrate/migrate_source.ts";
-import { loadProject } from "../project/load_project.ts";
-import { LEGACY_TOOLS_DIR } from "../manifest/validate.ts";
+} from "../migrate/mod.ts";
+import { loadProject } from "../project/mod.ts";
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 

@@ -17,8 +17,8 @@ import {
   formatGithub,
   formatJson,
   formatText,
-} from "../manifest/format_diagnostics.ts";
-import { loadProject } from "../project/load_project.ts";
+} from "../manifest/mod.ts";
+import { loadProject } from "../project/mod.ts";
 
 const FORMATS: readonly DiagnosticsFormat[] = ["text", "json", "github"];
 

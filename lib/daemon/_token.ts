@@ -15,11 +15,11 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
+  type Env,
   projectKey,
-  type SecretsEnv,
   stateDir,
   writeFileAtomic,
-} from "../secrets/secret_store.ts";
+} from "../common/mod.ts";
 
 /** A fresh token: 32 bytes from the system's secure random source, as hex. */
 export function generateToken(): string {
@@ -27,7 +27,7 @@ export function generateToken(): string {
 }
 
 /** The default token file of the project at `root`. */
-export function defaultTokenFile(root: string, env: SecretsEnv): string {
+export function defaultTokenFile(root: string, env: Env): string {
   return join(stateDir(env), "daemon", `${projectKey(root)}.token`);
 }
 
@@ -46,7 +46,7 @@ export interface DaemonToken {
  */
 export function prepareToken(
   root: string,
-  env: SecretsEnv,
+  env: Env,
   file?: string,
 ): DaemonToken {
   const given = env.BEEUNI_DAEMON_TOKEN;

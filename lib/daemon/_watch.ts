@@ -9,7 +9,7 @@
 
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
-import { parseManifest } from "../manifest/parse_manifest.ts";
+import { parseManifest } from "../manifest/mod.ts";
 
 /** Extensions of module files whose change in a watched folder triggers a reload. */
 export const MODULE_EXTENSIONS: ReadonlySet<string> = new Set([

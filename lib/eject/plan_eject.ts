@@ -16,9 +16,11 @@ import {
   BEEUNI_TOOLS,
   type BeeuniToolName,
   builtinToolUrl,
+  type Diagnostic,
   isBeeuniTool,
-} from "../manifest/beeuni_tools.ts";
-import type { Diagnostic, Manifest, ToolEntry } from "../manifest/types.ts";
+  type Manifest,
+  type ToolEntry,
+} from "../manifest/mod.ts";
 
 /** What {@linkcode planEject} needs. */
 export interface EjectRequest {

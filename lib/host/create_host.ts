@@ -28,20 +28,18 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { randomBytes } from "node:crypto";
-import { agentMaySee } from "../manifest/agent_tools.ts";
 import {
+  agentMaySee,
   type BeeuniToolName,
   builtinToolUrl,
-} from "../manifest/beeuni_tools.ts";
-import { loadProject, type Project } from "../project/load_project.ts";
-import { findAgent } from "../manifest/resolve_tools.ts";
-import type {
-  Diagnostic,
-  Harness,
-  Manifest,
-  ToolKind,
-  ToolSet,
-} from "../manifest/types.ts";
+  type Diagnostic,
+  findAgent,
+  type Harness,
+  type Manifest,
+  type ToolKind,
+  type ToolSet,
+} from "../manifest/mod.ts";
+import { loadProject, type Project } from "../project/mod.ts";
 import {
   countLines,
   MAX_OUTPUT_BYTES,

@@ -25,7 +25,7 @@
  */
 
 import { bearerChecker } from "../daemon/_token.ts";
-import type { CallOutcome, CallRequest } from "../host/create_host.ts";
+import type { CallOutcome, CallRequest } from "../host/mod.ts";
 
 /** The default largest request body accepted: 10 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;

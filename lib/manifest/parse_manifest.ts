@@ -19,6 +19,7 @@ import {
   visit,
 } from "yaml";
 import { posix } from "node:path";
+import { checkRepoRelativePath } from "./rules.ts";
 import type {
   AgentEntry,
   AgentToolsSpec,
@@ -41,35 +42,6 @@ export type ReadFile = (repoRelativePath: string) => string | undefined;
 
 /** How many alias expansions a manifest file may cause before it counts as an alias bomb (V12). */
 export const MAX_ALIAS_COUNT = 100;
-
-/**
- * Checks an import path or module path written in a manifest for being
- * repo-relative. Returns the normalized path (`/` separators, no `./`), or
- * an error message saying what is wrong with it.
- */
-export function checkRepoRelativePath(
-  path: string,
-): { path: string } | { error: string } {
-  if (path.trim() === "") return { error: "the path is empty" };
-  if (
-    path.startsWith("/") || path.startsWith("\\") ||
-    /^[A-Za-z]:[\\/]/.test(path)
-  ) {
-    return {
-      error: "the path is absolute; write it relative to the repository root",
-    };
-  }
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) {
-    return {
-      error: "the path is a URL; write a path relative to the repository root",
-    };
-  }
-  const normalized = posix.normalize(path.replaceAll("\\", "/"));
-  if (normalized === ".." || normalized.startsWith("../")) {
-    return { error: "the path leads outside the repository with `..`" };
-  }
-  return { path: normalized };
-}
 
 /** What kind of YAML value a node is, for messages. */
 function describe(node: unknown): string {

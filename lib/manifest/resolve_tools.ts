@@ -5,62 +5,9 @@
  * @module
  */
 
-import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
-import { isHarnessTool } from "./harness_tools.ts";
-import { checkRepoRelativePath } from "./parse_manifest.ts";
-import type {
-  AgentEntry,
-  Manifest,
-  ResolvedTool,
-  ToolEntry,
-  ToolSet,
-} from "./types.ts";
-
-const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-const MODULE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs", ".cts", ".cjs"];
-
-/**
- * The normalized repo-relative module path `value` names (`/` separators,
- * no `./`), or `undefined` when it breaks V4's syntax: spaces around it,
- * absolute, a URL, a `..` segment, or no module extension. Whether the file
- * exists or stays inside the repository through symlinks is the validator's
- * business (V4, V5).
- */
-function modulePathOf(value: string): string | undefined {
-  if (value.trim() !== value) return undefined;
-  if (value.split(/[\\/]/).includes("..")) return undefined;
-  const checked = checkRepoRelativePath(value);
-  if ("error" in checked) return undefined;
-  const ok = MODULE_EXTENSIONS.some((ext) =>
-    checked.path.endsWith(ext) && checked.path !== ext &&
-    !checked.path.endsWith(`/${ext}`)
-  );
-  return ok ? checked.path : undefined;
-}
-
-/** What one `tools:` entry contributes, or `undefined` when it is invalid. */
-function entryTool(entry: ToolEntry): ResolvedTool | undefined {
-  const { name, value } = entry;
-  if (typeof value !== "string") return undefined;
-  if (!TOOL_NAME.test(name) || isHarnessTool(name)) return undefined;
-  if (value.startsWith("beeuni:")) {
-    if (!isBeeuniTool(name) || value !== `beeuni:${name}`) return undefined;
-    return {
-      name,
-      kind: "beeuni",
-      source: value,
-      declaredAt: entry.namePos,
-    };
-  }
-  const path = modulePathOf(value);
-  if (path === undefined) return undefined;
-  return {
-    name,
-    kind: isBeeuniTool(name) ? "beeuni (overridden)" : "project",
-    source: path,
-    declaredAt: entry.namePos,
-  };
-}
+import { BEEUNI_TOOLS } from "./beeuni_tools.ts";
+import { classifyEntry } from "./rules.ts";
+import type { AgentEntry, Manifest, ResolvedTool, ToolSet } from "./types.ts";
 
 /**
  * Resolves the tools a session of `manifest` gets.
@@ -100,7 +47,7 @@ export function resolveTools(manifest: Manifest): ToolSet {
     for (const entry of file.tools) {
       if (seen.has(entry.name)) continue;
       seen.add(entry.name);
-      const tool = entryTool(entry);
+      const tool = classifyEntry(entry).tool;
       if (tool) chosen.set(entry.name, tool);
     }
   }

@@ -6,10 +6,9 @@
  * @module
  */
 
-import { posix } from "node:path";
 import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
 import { HARNESS_TOOLS, isHarnessTool, isPtyTool } from "./harness_tools.ts";
-import { checkRepoRelativePath } from "./parse_manifest.ts";
+import { classifyEntry, moduleExtension } from "./rules.ts";
 import { resolveTools } from "./resolve_tools.ts";
 import type {
   Diagnostic,
@@ -32,7 +31,7 @@ export interface ModuleFacts {
 
 /** Facts about the project's files that the validator needs, gathered by `loadProject()`. */
 export interface ProjectFacts {
-  /** Facts per module path, keyed by {@linkcode modulePath} of the value written under `tools:`. */
+  /** Facts per module path, keyed by the normalized path (`modulePath()` of `rules.ts`) of the value written under `tools:`. */
   modules: Record<string, ModuleFacts>;
   /** File names (not paths) found in `harnesses/opencode/tools/` (V11). */
   legacyTools: string[];
@@ -40,54 +39,6 @@ export interface ProjectFacts {
 
 /** The folder the standard harness loads its own custom tools from (V11). */
 export const LEGACY_TOOLS_DIR = "harnesses/opencode/tools";
-
-/** The file extensions a module path may end in (V4). */
-export const MODULE_EXTENSIONS: readonly string[] = [
-  ".ts",
-  ".js",
-  ".mts",
-  ".mjs",
-  ".cts",
-  ".cjs",
-];
-
-const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-/**
- * The module path a `tools:` value names: `undefined` for a `beeuni:` value
- * or a value that breaks V4's syntax (absolute, `..`, wrong extension);
- * otherwise the normalized repo-relative path (`/` separators, no `./`),
- * the key of {@linkcode ProjectFacts.modules}.
- */
-export function modulePath(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.startsWith("beeuni:")) {
-    return undefined;
-  }
-  return "error" in checkModulePath(value) ? undefined : posix.normalize(
-    value.replaceAll("\\", "/"),
-  );
-}
-
-function checkModulePath(value: string): { ok: true } | { error: string } {
-  if (value.trim() !== value) {
-    return { error: "remove the spaces around the path" };
-  }
-  const checked = checkRepoRelativePath(value);
-  if ("error" in checked) return checked;
-  if (value.split(/[\\/]/).includes("..")) {
-    return { error: "write the path without `..` segments" };
-  }
-  const ext = MODULE_EXTENSIONS.find((ext) =>
-    checked.path.endsWith(ext) && !checked.path.endsWith(`/${ext}`) &&
-    checked.path !== ext
-  );
-  if (!ext) {
-    return {
-      error: `a module path must end in ${MODULE_EXTENSIONS.join(", ")}`,
-    };
-  }
-  return { ok: true };
-}
 
 /**
  * The edit distance between `a` and `b` counting a swap of two neighbouring
@@ -127,14 +78,6 @@ function suggestion(name: string, known: Iterable<string>): string {
   return best !== undefined && bestDistance <= Math.max(1, name.length / 3)
     ? ` (did you mean "${best}"?)`
     : "";
-}
-
-/**
- * The text of V3 for a tool named `name` mapped to the wrong `beeuni:<x>`,
- * byte for byte as seed 000 gives it.
- */
-export function v3Message(name: string): string {
-  return `must be \`beeuni:${name}\` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. \`tools/${name}.ts\`) that replaces it.`;
 }
 
 /** The text of V7, byte for byte as seed 000 gives it. */
@@ -265,7 +208,7 @@ export function validate(
 
   // V11: tool files in the standard harness's own folder.
   for (const name of [...facts.legacyTools].sort()) {
-    const ext = MODULE_EXTENSIONS.find((ext) => name.endsWith(ext));
+    const ext = moduleExtension(name);
     if (!ext) continue;
     const base = name.slice(0, -ext.length);
     const at = { file: `${LEGACY_TOOLS_DIR}/${name}`, line: 1, col: 1 };
@@ -304,51 +247,16 @@ function checkEntry(
   ) => void,
 ): void {
   const { name, value } = entry;
-  if (!TOOL_NAME.test(name)) {
-    report(
-      entry.namePos,
-      "error",
-      "V1",
-      `invalid tool name "${name}": a name starts with a lowercase letter followed by up to 63 lowercase letters, digits or underscores (^[a-z][a-z0-9_]{0,63}$)`,
-    );
-  } else if (isHarnessTool(name)) {
-    report(
-      entry.namePos,
-      "error",
-      "V2",
-      `"${name}" is a harness tool: the harness implements it, so it cannot be declared under \`tools:\`; give the tool another name`,
-    );
+  const checked = classifyEntry(entry);
+  for (const problem of checked.problems) {
+    report(problem.at, "error", problem.rule, problem.message);
   }
-  // A value that is not a string is a V12 error of the parser.
-  if (typeof value !== "string") return;
-  if (value.startsWith("beeuni:")) {
-    if (isBeeuniTool(name)) {
-      if (value !== `beeuni:${name}`) {
-        report(entry.valuePos, "error", "V3", v3Message(name));
-      }
-    } else {
-      report(
-        entry.valuePos,
-        "error",
-        "V3",
-        `"${value}" names a Beeuni tool, but "${name}" is not one (the Beeuni tools are ${
-          BEEUNI_TOOLS.join(", ")
-        }): a project tool takes a repo-relative module path (e.g. \`tools/${name}.ts\`)`,
-      );
-    }
+  const path = checked.modulePath;
+  if (
+    path === undefined || checked.problems.some((p) => p.at === entry.valuePos)
+  ) {
     return;
   }
-  const syntax = checkModulePath(value);
-  if ("error" in syntax) {
-    report(
-      entry.valuePos,
-      "error",
-      "V4",
-      `invalid module path "${value}" for tool "${name}": ${syntax.error}`,
-    );
-    return;
-  }
-  const path = modulePath(value)!;
   const module = facts.modules[path];
   if (!module || !module.exists) {
     report(

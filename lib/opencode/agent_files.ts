@@ -22,14 +22,18 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
-import { agentTools, EDIT_TOOLS } from "../manifest/agent_tools.ts";
+import {
+  type AgentEntry,
+  agentTools,
+  EDIT_TOOLS,
+  type Manifest,
+} from "../manifest/mod.ts";
 import {
   opencodeConfigDir,
   type OpencodePluginTool,
   writeOpencodePlugin,
 } from "./plugin.ts";
-import { writeFileAtomic } from "../secrets/secret_store.ts";
-import type { AgentEntry, Manifest } from "../manifest/types.ts";
+import { writeFileAtomic } from "../common/mod.ts";
 
 /** The first line of every agent file beeuni writes. */
 export const OPENCODE_AGENT_MARKER =

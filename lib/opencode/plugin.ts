@@ -25,7 +25,7 @@
 
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { writeFileAtomic } from "../secrets/secret_store.ts";
+import { writeFileAtomic } from "../common/mod.ts";
 
 /** One tool the plugin registers: what `GET /beeuni/tools` lists. */
 export interface OpencodePluginTool {

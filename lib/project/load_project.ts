@@ -14,21 +14,22 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
-import { parseManifest } from "../manifest/parse_manifest.ts";
-import { resolveTools } from "../manifest/resolve_tools.ts";
+import { basename, dirname, join, sep } from "node:path";
+import { locateManifest } from "./locate_manifest.ts";
 import {
+  type Diagnostic,
   LEGACY_TOOLS_DIR,
+  type Manifest,
   type ModuleFacts,
   modulePath,
+  parseManifest,
   type ProjectFacts,
+  resolveTools,
   sortDiagnostics,
+  type ToolSet,
   validate,
-} from "../manifest/validate.ts";
-import type { Diagnostic, Manifest, ToolSet } from "../manifest/types.ts";
-
-/** The root manifest's file name (M1). */
-export const MANIFEST_NAME = "beeuni.yaml";
+} from "../manifest/mod.ts";
+import { isFile } from "./_fs.ts";
 
 /** A loaded project: its manifest, the facts about its files, every diagnostic and the session's tool set. */
 export interface Project {
@@ -58,30 +59,6 @@ export interface LoadProjectOptions {
   tracking?: boolean;
 }
 
-/**
- * Finds the root manifest for `cwd` (M1): `beeuni.yaml` in `cwd` or the
- * nearest folder above it, like git finds its repository. Returns its
- * absolute path, or `undefined` when there is none.
- */
-export function findManifest(cwd: string): string | undefined {
-  let dir = resolve(cwd);
-  while (true) {
-    const candidate = join(dir, MANIFEST_NAME);
-    if (isFile(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function isInside(root: string, path: string): boolean {
   return path === root ||
     path.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -108,38 +85,6 @@ function trackedFiles(root: string): Promise<Set<string>> {
       },
     );
   });
-}
-
-/**
- * The absolute path of the root manifest: `manifest` (a file, or a folder
- * holding `beeuni.yaml`) resolved from `cwd` when given, else the nearest
- * `beeuni.yaml` from `cwd` upwards (M1). Throws an `Error` that says where
- * it looked when there is none.
- */
-export function locateManifest(cwd: string, manifest?: string): string {
-  if (manifest === undefined) {
-    const found = findManifest(cwd);
-    if (!found) {
-      throw new Error(
-        `no ${MANIFEST_NAME} found in "${
-          resolve(cwd)
-        }" or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
-      );
-    }
-    return found;
-  }
-  let file = resolve(cwd, manifest);
-  try {
-    if (statSync(file).isDirectory()) file = join(file, MANIFEST_NAME);
-  } catch {
-    // Reported below.
-  }
-  if (!isFile(file)) {
-    throw new Error(
-      `cannot read manifest "${manifest}": file not found (looked at ${file})`,
-    );
-  }
-  return file;
 }
 
 /**

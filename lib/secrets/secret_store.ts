@@ -20,24 +20,18 @@
  * @module
  */
 
-import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+  canonicalRoot,
+  type Env,
+  projectKey,
+  stateDir,
+  writeFileAtomic,
+} from "../common/mod.ts";
 
 /** The environment variables the store reads. */
-export type SecretsEnv = Record<string, string | undefined>;
+export type SecretsEnv = Env;
 
 /** What a secret name must look like: an environment variable name. */
 export const SECRET_NAME_PATTERN: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -45,32 +39,6 @@ export const SECRET_NAME_PATTERN: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Whether `name` is a valid secret name ({@linkcode SECRET_NAME_PATTERN}). */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME_PATTERN.test(name);
-}
-
-/**
- * The folder where beeuni keeps local state: `$XDG_STATE_HOME/beeuni`, or
- * `~/.local/state/beeuni` when `XDG_STATE_HOME` is unset or not absolute.
- */
-export function stateDir(env: SecretsEnv): string {
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, "beeuni");
-  const home = env.HOME || env.USERPROFILE || homedir();
-  return join(home, ".local", "state", "beeuni");
-}
-
-/** The canonical absolute path of a project root (symlinks resolved when it exists). */
-export function canonicalRoot(root: string): string {
-  const absolute = resolve(root);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    return absolute;
-  }
-}
-
-/** A short stable key for a project root: the hex SHA-256 of its canonical path. */
-export function projectKey(root: string): string {
-  return createHash("sha256").update(canonicalRoot(root)).digest("hex");
 }
 
 /**
@@ -119,34 +87,6 @@ function readStore(path: string): Record<string, string> {
     if (isSecretName(name) && typeof value === "string") result[name] = value;
   }
   return result;
-}
-
-/** Writes `text` to `path` atomically with file mode 0600. */
-export function writeFileAtomic(path: string, text: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
-  const fd = openSync(temp, "wx", 0o600);
-  try {
-    const bytes = new TextEncoder().encode(text);
-    let written = 0;
-    while (written < bytes.length) {
-      written += writeSync(fd, bytes, written, bytes.length - written);
-    }
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    chmodSync(temp, 0o600);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }
 
 function writeStore(

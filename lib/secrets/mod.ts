@@ -1,0 +1,16 @@
+/**
+ * The project's local secret store (D6): set, list, read and remove\nsecrets, one file per project outside any checkout.
+ *
+ * @module
+ */
+
+export {
+  isSecretName,
+  readSecrets,
+  removeSecret,
+  SECRET_NAME_PATTERN,
+  secretNames,
+  type SecretsEnv,
+  secretsFile,
+  setSecret,
+} from "./secret_store.ts";
