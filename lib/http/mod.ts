@@ -12,6 +12,8 @@ export {
   type HandlerOptions,
   type HostCall,
   type HostOutcome,
-  isLoopbackHostHeader,
   type ListedTool,
+  type Mount,
 } from "./create_handler.ts";
+export { type CallBody, HttpError, parseCallBody } from "./call_body.ts";
+export { isLoopbackHostHeader } from "../common/mod.ts";

@@ -1,0 +1,145 @@
+// The daemon's own routes under /beeuni/, as a table.
+
+import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
+import type { CallerWatch } from "./_caller_watch.ts";
+import { decodeSegment, json, readBody } from "./_respond.ts";
+import { parseCallBody } from "./call_body.ts";
+
+/** One tool as the HTTP list returns it. */
+export interface ListedTool {
+  /** The tool's name. */
+  name: string;
+  /** What the model reads about it. */
+  description: string;
+  /** Its JSON Schema, as the module gives it. */
+  parameters: Record<string, unknown>;
+}
+
+/** One call handed to the host: the host's own call, less the per-call timeout. */
+export type HostCall = Omit<CallRequest, "timeoutMs">;
+
+/** What the host answers to a call. */
+export type HostOutcome = CallOutcome;
+
+/** The part of a tool host the HTTP layer uses (the host's `Host` fits it). */
+export interface DaemonHost {
+  /** The tools `agent` sees. */
+  list(
+    agent?: string,
+    parentAgent?: string,
+  ): (ListedTool | HostedTool)[];
+  /** Runs one call. */
+  call(request: HostCall): Promise<HostOutcome>;
+  /** Aborts every running call of a session; resolves to how many. */
+  stopSession(sessionId: string): number;
+  /** How many calls are running. */
+  running(): number;
+}
+
+/** A route: a method, a path pattern, and what answers it. */
+export interface Route {
+  /** The HTTP method. */
+  method: string;
+  /** The path, whole; its groups are passed to `handle` percent-decoded. */
+  pattern: RegExp;
+  /** Answers a request whose method and path match. */
+  handle(request: Request, params: string[], url: URL): Promise<Response>;
+}
+
+function outcomeResponse(name: string, outcome: HostOutcome): Response {
+  if (outcome.ok) {
+    const result: Record<string, unknown> = { output: outcome.output };
+    if (outcome.truncated) {
+      result.truncated = true;
+      result.size = outcome.size;
+      result.path = outcome.path;
+    }
+    return json(200, result);
+  }
+  switch (outcome.status) {
+    case "not_found":
+      return json(404, { error: `no tool named ${name} is loaded` });
+    case "forbidden":
+      return json(403, { error: outcome.error });
+    default:
+      // A tool's own failure, its timeout or its abort is what the model
+      // reads: 200 with `error`.
+      return json(200, { error: outcome.error });
+  }
+}
+
+/** The `/beeuni/...` routes over `host`. */
+export function beeuniRoutes(
+  host: DaemonHost,
+  limit: number,
+  watch: CallerWatch,
+): Route[] {
+  return [
+    {
+      method: "GET",
+      pattern: /^\/beeuni\/health$/,
+      handle: () =>
+        Promise.resolve(json(200, {
+          ok: true,
+          tools: host.list().length,
+          running: host.running(),
+        })),
+    },
+    {
+      method: "GET",
+      pattern: /^\/beeuni\/tools\/?$/,
+      handle(_request, _params, url) {
+        const agent = url.searchParams.get("agent") || undefined;
+        const parent = url.searchParams.get("parentAgent") || undefined;
+        const tools = host.list(agent, parent).map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        }));
+        return Promise.resolve(json(200, { tools }));
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/beeuni\/tools\/([^/]+)$/,
+      async handle(request, [name]) {
+        const body = parseCallBody(await readBody(request, limit));
+        const outcome = await watch.run(
+          request,
+          (signal) => host.call({ name, ...body, signal }),
+        );
+        return outcomeResponse(name, outcome);
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/beeuni\/sessions\/([^/]+)\/stop$/,
+      handle: (_request, [sessionId]) =>
+        Promise.resolve(json(200, { stopped: host.stopSession(sessionId) })),
+    },
+  ];
+}
+
+/**
+ * The response of the first route whose path and method match; a 405 naming
+ * the allowed methods when only the path does; `undefined` when no path does.
+ */
+export async function dispatch(
+  routes: readonly Route[],
+  request: Request,
+  url: URL,
+): Promise<Response | undefined> {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const match = route.pattern.exec(url.pathname);
+    if (!match) continue;
+    if (route.method !== request.method) {
+      allowed.push(route.method);
+      continue;
+    }
+    return await route.handle(request, match.slice(1).map(decodeSegment), url);
+  }
+  if (allowed.length === 0) return undefined;
+  const allow = allowed.join(", ");
+  return json(405, { error: `method not allowed: use ${allow}` }, { allow });
+}
