@@ -1,7 +1,8 @@
 /**
  * `@beeuni/tools`: one tool system for every agent harness. Parse and
  * validate a project's `beeuni.yaml`, resolve the tools its sessions and
- * agents get, and host those tools.
+ * agents get, and host those tools. Runs under Deno, Node.js 22.18+ and
+ * Bun.
  *
  * @example Which tools does a session get?
  * ```ts ignore
@@ -11,20 +12,108 @@
  * for (const tool of project.toolSet.tools) console.log(tool.name, tool.kind);
  * ```
  *
+ * @example A typed tool module
+ * ```ts ignore
+ * import type { Tool } from "@beeuni/tools";
+ *
+ * export default {
+ *   description: "Says hello.",
+ *   parameters: { type: "object", properties: {} },
+ *   execute: (_args, context) => `hello from ${context.agent}`,
+ * } satisfies Tool;
+ * ```
+ *
  * @module
  */
 
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/project/mod.ts";
-export * from "./lib/manifest/mod.ts";
-export * from "./lib/host/mod.ts";
+export {
+  type AgentEntry,
+  agentMaySee,
+  agentNames,
+  agentTools,
+  type AgentToolsOptions,
+  type AgentToolsSpec,
+  type AgentView,
+  BEEUNI_TOOLS,
+  type BeeuniToolName,
+  builtinToolUrl,
+  checkModulePath,
+  checkRepoRelativePath,
+  classifyEntry,
+  type Diagnostic,
+  type DiagnosticsFormat,
+  type DiagnosticsReport,
+  diagnosticsReport,
+  EDIT_TOOLS,
+  type EntryClass,
+  type EntryProblem,
+  findAgent,
+  formatGithub,
+  formatJson,
+  formatText,
+  formatToolsTable,
+  type Harness,
+  HARNESS_TOOLS,
+  type HarnessToolOrigin,
+  type ImportEntry,
+  isBeeuniTool,
+  isHarnessTool,
+  isPtyTool,
+  isToolName,
+  LEGACY_TOOLS_DIR,
+  type Manifest,
+  type ManifestFile,
+  MAX_ALIAS_COUNT,
+  mayDelegate,
+  MODULE_EXTENSIONS,
+  moduleExtension,
+  type ModuleFacts,
+  modulePath,
+  type NameRef,
+  parseManifest,
+  type ProjectFacts,
+  type ReadFile,
+  type ResolvedTool,
+  resolveTools,
+  type Severity,
+  sortDiagnostics,
+  type SourcePos,
+  summaryLine,
+  TOOL_NAME_PATTERN,
+  type ToolEntry,
+  type ToolKind,
+  type ToolSet,
+  type ToolsJson,
+  toolsJson,
+  type ToolsJsonTool,
+  v3Message,
+  V7_MESSAGE,
+  v8Message,
+  validate,
+} from "./lib/manifest/mod.ts";
+export {
+  findManifest,
+  loadProject,
+  type LoadProjectOptions,
+  locateManifest,
+  MANIFEST_NAME,
+  type Project,
+} from "./lib/project/mod.ts";
+export {
+  type CallOutcome,
+  type CallRequest,
+  createHost,
+  DEFAULT_TIMEOUT_MS,
+  defineTool,
+  type Host,
+  type HostedTool,
+  type HostOptions,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+  type ReloadResult,
+  type Tool,
+  type ToolContext,
+} from "./lib/host/mod.ts";
 export {
   createHandler,
   type DaemonHost,
@@ -45,8 +134,27 @@ export {
   secretsFile,
   setSecret,
 } from "./lib/secrets/mod.ts";
-export * from "./lib/opencode/mod.ts";
-export * from "./lib/opencode/mod.ts";
+export {
+  manifestAgents,
+  OPENCODE_AGENT_MARKER,
+  OPENCODE_HARNESS_TOOLS,
+  OPENCODE_PLUGIN_FILE,
+  type OpencodeAgentFile,
+  type OpencodeAgentsResult,
+  opencodeConfigDir,
+  type OpencodeConfigOptions,
+  type OpencodeConfigResult,
+  opencodeDenies,
+  type OpencodePluginOptions,
+  type OpencodePluginTool,
+  renderOpencodeAgent,
+  renderOpencodePlugin,
+  syncOpencodeConfig,
+  writeOpencodeAgents,
+  writeOpencodeConfig,
+  writeOpencodePlugin,
+  type WriteOpencodePluginOptions,
+} from "./lib/opencode/mod.ts";
 export {
   addManifestEntries,
   type ManifestEntry,

@@ -12,6 +12,8 @@
  * @module
  */
 
+import type { Tool } from "@beeuni/tools";
+
 /**
  * One image. `source_url`, `width` and `height` are present only when the
  * provider gives them.
@@ -680,14 +682,7 @@ async function execute(
 }
 
 /** The `image_search` tool module: description, JSON Schema and `execute`. */
-const imageSearch: {
-  description: string;
-  parameters: Record<string, unknown>;
-  execute: (
-    args: Record<string, unknown>,
-    context: ToolContext,
-  ) => Promise<ImageSearchOutput>;
-} = {
+const imageSearch = {
   description:
     "Search for images. Returns, for each query, images with title, image_url, " +
     "thumbnail_url, and source_url, width and height where known. Put several " +
@@ -712,6 +707,6 @@ const imageSearch: {
     required: ["query"],
   },
   execute,
-};
+} satisfies Tool;
 
 export default imageSearch;

@@ -29,6 +29,7 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import type { Tool } from "@beeuni/tools";
 
 /** What the host passes to `execute` (T5). */
 interface ToolContext {
@@ -590,11 +591,7 @@ async function move(
 }
 
 /** The `memory` tool module: `{ description, parameters, execute }` (T1). */
-const memory: {
-  description: string;
-  parameters: Record<string, unknown>;
-  execute(args: Record<string, unknown>, context: ToolContext): Promise<string>;
-} = {
+const memory = {
   description:
     "Keep notes across sessions as text files in the memory/ folder. " +
     "Commands: view (list a folder, or show a file with numbered lines), " +
@@ -683,6 +680,6 @@ const memory: {
         );
     }
   },
-};
+} satisfies Tool;
 
 export default memory;

@@ -25,6 +25,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import zlib from "node:zlib";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
+import type { Tool } from "@beeuni/tools";
 
 // ---------------------------------------------------------------------------
 // Interface: arguments, output and context
@@ -2371,11 +2372,7 @@ async function scrape(
 }
 
 /** The `scrape_webpage` tool module (default export, SPEC.md T1). */
-const tool: {
-  description: string;
-  parameters: Record<string, unknown>;
-  execute: (args: unknown, context: ToolContext) => Promise<ScrapeResult>;
-} = {
+const tool = {
   description:
     "Fetch one web page (http or https URL) and return its readable content: Markdown for HTML pages (navigation, scripts and boilerplate dropped), plain text for text files, indented JSON for JSON. Returns the final URL after redirects, the HTTP status, the page title and the content type. Long content is cut at max_length characters; pass next_offset back as offset to read on. Private and local network addresses are refused.",
   parameters: {
@@ -2409,6 +2406,6 @@ const tool: {
     additionalProperties: false,
   },
   execute: scrape,
-};
+} satisfies Tool;
 
 export default tool;

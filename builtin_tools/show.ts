@@ -17,6 +17,7 @@
 
 import { realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, relative, resolve, sep } from "node:path";
+import type { Tool } from "@beeuni/tools";
 
 /** What the host passes to `execute` (T5). */
 interface ToolContext {
@@ -539,14 +540,7 @@ async function show(
 }
 
 /** The `show` tool module: `{ description, parameters, execute }` (T1). */
-const showTool: {
-  description: string;
-  parameters: Record<string, unknown>;
-  execute(
-    args: Record<string, unknown>,
-    context: ToolContext,
-  ): Promise<ShowRecord>;
-} = {
+const showTool = {
   description:
     "Show the user something in their view: an image (path in the checkout or " +
     "http(s) url), a file, a url, markdown, code, json, a table (columns and " +
@@ -617,6 +611,6 @@ const showTool: {
   ): Promise<ShowRecord> {
     return show(args, context);
   },
-};
+} satisfies Tool;
 
 export default showTool;

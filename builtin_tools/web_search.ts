@@ -11,6 +11,8 @@
  * @module
  */
 
+import type { Tool } from "@beeuni/tools";
+
 /** One search result. `date` is present only when the provider gives one. */
 export interface WebSearchResult {
   /** Title of the page, plain text. */
@@ -626,14 +628,7 @@ async function execute(
 }
 
 /** The `web_search` tool module: description, JSON Schema and `execute`. */
-const webSearch: {
-  description: string;
-  parameters: Record<string, unknown>;
-  execute: (
-    args: Record<string, unknown>,
-    context: ToolContext,
-  ) => Promise<WebSearchOutput>;
-} = {
+const webSearch = {
   description:
     "Search the web. Returns, for each query, the top results with title, url, " +
     'snippet and date where known. Put several queries in one call separated by "|||" ' +
@@ -658,6 +653,6 @@ const webSearch: {
     required: ["query"],
   },
   execute,
-};
+} satisfies Tool;
 
 export default webSearch;

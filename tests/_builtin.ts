@@ -93,9 +93,12 @@ export interface ToolSource {
   source: string;
   /**
    * The specifiers of its static imports and re-exports, its bare
-   * `import "x"` lines and its dynamic `import("x")` calls.
+   * `import "x"` lines and its dynamic `import("x")` calls: what it loads
+   * at run time.
    */
   specifiers: string[];
+  /** The specifiers of its `import type` lines, which no runtime loads. */
+  typeSpecifiers: string[];
 }
 
 /** Reads `builtin_tools/<tool>.ts` and finds the modules it imports (B1). */
@@ -103,17 +106,23 @@ export async function toolSource(tool: string): Promise<ToolSource> {
   const source = await Deno.readTextFile(
     join(REPO_ROOT, "builtin_tools", `${tool}.ts`),
   );
+  const typeOnly =
+    /(?:^|\n)\s*import\s+type\s[^'"]*?from\s*["']([^"']+)["'];?/g;
+  const typeSpecifiers = [...source.matchAll(typeOnly)].map((match) =>
+    match[1]
+  );
+  const code = source.replace(typeOnly, "\n");
   const specifiers = [
-    ...source.matchAll(
+    ...code.matchAll(
       /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']/g,
     ),
-    ...source.matchAll(
+    ...code.matchAll(
       /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']/g,
     ),
-    ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
-    ...source.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
+    ...code.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
+    ...code.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
   ].map((match) => match[1]);
-  return { source, specifiers };
+  return { source, specifiers, typeSpecifiers };
 }
 
 /** Files by path: text, or bytes. */

@@ -6,6 +6,7 @@
  * @module
  */
 
+export { defineTool, type Tool, type ToolContext } from "./tool.ts";
 export {
   type CallOutcome,
   type CallRequest,

@@ -4,6 +4,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import process from "node:process";
+import type { Tool, ToolContext } from "@beeuni/tools";
 
 interface Item {
   id: number;
@@ -15,10 +16,6 @@ interface Args {
   action: "add" | "list" | "done" | "undo" | "remove" | "clear_done";
   text?: string;
   id?: number;
-}
-
-interface Context {
-  directory: string;
 }
 
 /** Where the list lives, relative to the project folder. */
@@ -72,7 +69,7 @@ export default {
     },
     required: ["action"],
   },
-  async execute(args: Args, context: Context) {
+  async execute(args: Args, context: ToolContext) {
     const path = join(context.directory, FILE);
     const items = await load(path);
     switch (args.action) {
@@ -105,4 +102,4 @@ export default {
     await save(path, items);
     return { items, open: items.filter((item) => !item.done).length };
   },
-};
+} satisfies Tool;

@@ -1,6 +1,8 @@
 // Converts a value between units of length, mass, volume, time, data size
 // and temperature, offline.
 
+import type { Tool } from "@beeuni/tools";
+
 interface Args {
   value: number;
   from: string;
@@ -126,4 +128,4 @@ export default {
       : args.value * FACTORS[dimension][from] / FACTORS[dimension][to];
     return { value: args.value, from, to, result: round(result), dimension };
   },
-};
+} satisfies Tool;

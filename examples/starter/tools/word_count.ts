@@ -3,16 +3,12 @@
 
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import type { Tool, ToolContext } from "@beeuni/tools";
 
 interface Args {
   text?: string;
   path?: string;
   top?: number;
-}
-
-interface Context {
-  directory: string;
-  signal?: AbortSignal;
 }
 
 export default {
@@ -35,7 +31,7 @@ export default {
       },
     },
   },
-  async execute(args: Args, context: Context) {
+  async execute(args: Args, context: ToolContext) {
     if ((args.text === undefined) === (args.path === undefined)) {
       throw new Error("give exactly one of `text` or `path`");
     }
@@ -69,4 +65,4 @@ export default {
       top_words: top,
     };
   },
-};
+} satisfies Tool;
