@@ -6,23 +6,14 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { locateManifest } from "../project/mod.ts";
+import type { Io } from "../runtime/mod.ts";
+import { errorMessage } from "../common/mod.ts";
 
-/** What a command may touch of the outside world. */
-export interface CommandIo {
-  /** Absolute current directory. */
-  cwd: string;
-  /** The process environment. */
-  env: Record<string, string | undefined>;
-  /** Writes to standard output (no newline added). */
-  stdout(text: string): void;
-  /** Writes to standard error (no newline added). */
-  stderr(text: string): void;
-  /** Reads all of standard input. */
-  readStdin(): Promise<string>;
-  /** Whether to colour output: a terminal, and `NO_COLOR` unset. */
-  color: boolean;
-}
+/** What a command may touch of the outside world: the process's streams, environment and folder. */
+export type CommandIo = Io;
 
 /** One `beeuni` subcommand. */
 export interface Command {
@@ -70,7 +61,16 @@ export function parseOptions(args: string[], options: OptionSpec): ParsedArgs {
     });
     return { values: values as ParsedArgs["values"], positionals };
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     throw new UsageError(text.replace(/\. To specify a positional.*$/s, ""));
   }
+}
+
+/**
+ * The project root for a command: the folder holding `--manifest` (a file,
+ * or a folder holding `beeuni.yaml`) when given, else the folder of the
+ * nearest `beeuni.yaml` from `cwd` upwards (M1).
+ */
+export function projectRootFor(cwd: string, manifest?: string): string {
+  return dirname(locateManifest(cwd, manifest));
 }

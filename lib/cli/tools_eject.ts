@@ -27,6 +27,7 @@ import {
 } from "./command.ts";
 import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
 import { loadProject } from "../project/mod.ts";
+import { errorMessage } from "../common/mod.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -113,9 +114,7 @@ Options:
       await mkdir(dirname(toolPath), { recursive: true });
     } catch (error) {
       throw new Error(
-        `cannot write ${plan.toolFile}: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
+        `cannot write ${plan.toolFile}: ${errorMessage(error)}`,
       );
     }
     // Both files are written beside their targets first, then renamed into

@@ -72,32 +72,3 @@ export function removeTokenFile(path: string, token: string): void {
     // Already gone or unreadable: nothing to clean up.
   }
 }
-
-const encoder = new TextEncoder();
-
-/**
- * A checker for `Authorization` header values carrying `Bearer <token>`.
- * The comparison runs in constant time for the token's content (only a
- * wrong length returns early, and the length of a generated token is no
- * secret).
- */
-export function bearerChecker(
-  token: string,
-): (header: string | null) => boolean {
-  const expected = encoder.encode(token);
-  return (header) => {
-    if (header === null) return false;
-    const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
-    if (!match) return false;
-    const given = encoder.encode(match[1]);
-    if (given.length !== expected.length) return false;
-    let diff = 0;
-    for (let i = 0; i < given.length; i++) diff |= given[i] ^ expected[i];
-    return diff === 0;
-  };
-}
-
-/** Whether an `Authorization` header value carries `Bearer <token>` (see {@linkcode bearerChecker}). */
-export function checkBearer(header: string | null, token: string): boolean {
-  return bearerChecker(token)(header);
-}

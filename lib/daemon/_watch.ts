@@ -9,18 +9,17 @@
 
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
-import { parseManifest } from "../manifest/mod.ts";
+import { MODULE_EXTENSIONS, parseManifest } from "../manifest/mod.ts";
 
-/** Extensions of module files whose change in a watched folder triggers a reload. */
-export const MODULE_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".ts",
+/**
+ * Extensions of files whose change in a watched folder triggers a reload:
+ * the module extensions (V4) and the `.tsx`/`.jsx` helpers a tool may
+ * import.
+ */
+const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([
+  ...MODULE_EXTENSIONS,
   ".tsx",
-  ".mts",
-  ".cts",
-  ".js",
   ".jsx",
-  ".mjs",
-  ".cjs",
 ]);
 
 /** What to watch: folders, and the manifest files among their entries. */
@@ -43,7 +42,7 @@ export function isReloadTrigger(
   if (manifests.has(path)) return true;
   const name = path.split(/[\\/]/).pop() ?? "";
   if (name.startsWith(".")) return false;
-  return MODULE_EXTENSIONS.has(extname(name).toLowerCase());
+  return SOURCE_EXTENSIONS.has(extname(name).toLowerCase());
 }
 
 function realPath(path: string): string {

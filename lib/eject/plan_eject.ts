@@ -21,6 +21,7 @@ import {
   type Manifest,
   type ToolEntry,
 } from "../manifest/mod.ts";
+import { errorMessage } from "../common/mod.ts";
 
 /** What {@linkcode planEject} needs. */
 export interface EjectRequest {
@@ -186,7 +187,7 @@ export async function readBuiltinSource(
   } catch (error) {
     throw new Error(
       `cannot eject "${name}": cannot read its source ${url.href}: ${
-        error instanceof Error ? error.message : String(error)
+        errorMessage(error)
       }`,
     );
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from "../common/mod.ts";
 /**
  * What a tool call's model reads: its return value as text (T3), thrown
  * values as readable messages (T4), and the head of an oversized output
@@ -55,7 +56,7 @@ export function resultText(value: unknown): string {
     if (error instanceof Error && error.message.startsWith("the tool")) {
       throw error;
     }
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     if (/circular|cyclic/i.test(detail)) {
       throw new Error(
         `the tool returned a value with a cycle, which JSON cannot hold: ${hint}`,

@@ -8,6 +8,7 @@
  */
 
 import { Worker } from "node:worker_threads";
+import { errorMessage } from "../common/mod.ts";
 
 const WORKER_URL = new URL("./_boot.js", import.meta.url);
 
@@ -572,7 +573,7 @@ export class ToolWorker {
           ok: false,
           status: "error",
           error: `cannot send the arguments to tool "${this.#name}": ${
-            error instanceof Error ? error.message : String(error)
+            errorMessage(error)
           }`,
         });
       }

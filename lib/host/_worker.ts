@@ -17,6 +17,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import process from "node:process";
 import { resultText, stripAnsi, thrownMessage } from "./_output.ts";
+import { errorMessage } from "../common/mod.ts";
 
 /**
  * A call: `[id, args, sessionId, agent, secrets]`. A bare array keeps the
@@ -252,9 +253,7 @@ async function loadAll(tools: { name: string; url: string }[]): Promise<void> {
         t: "loaded",
         name,
         ok: false,
-        reason: `parameters is not a valid JSON Schema: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
+        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
       });
       return;
     }

@@ -58,6 +58,7 @@ import {
   startLoader,
   ToolWorker,
 } from "./_pool.ts";
+import { errorMessage } from "../common/mod.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -246,9 +247,7 @@ async function buildRuntime(
     } catch (error) {
       errors.push({
         name: report.name,
-        reason: `parameters is not a valid JSON Schema: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
+        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
       });
       continue;
     }
@@ -311,10 +310,6 @@ function timeoutOf(requested: number | undefined, fallback: number): number {
   const value = requested ?? fallback;
   if (!Number.isFinite(value) || value <= 0) return fallback;
   return Math.min(value, 2_147_483_647);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -548,7 +543,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         outcome = {
           ok: false,
           status: "error",
-          error: `the tool host failed to run the call: ${errorText(error)}`,
+          error: `the tool host failed to run the call: ${errorMessage(error)}`,
         };
       }
     }
@@ -584,7 +579,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         startLoader(heapMb),
       );
     } catch (error) {
-      log(`[tools] reload refused: ${errorText(error)}`);
+      log(`[tools] reload refused: ${errorMessage(error)}`);
       return {
         ok: false,
         diagnostics: [{
@@ -593,7 +588,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           col: 1,
           severity: "error",
           rule: "M1",
-          message: errorText(error),
+          message: errorMessage(error),
         }],
         changed: false,
       };

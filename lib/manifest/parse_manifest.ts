@@ -31,6 +31,7 @@ import type {
   SourcePos,
   ToolEntry,
 } from "./types.ts";
+import { errorMessage } from "../common/mod.ts";
 
 /**
  * Reads a repo-relative file: its text, or `undefined` when it does not
@@ -67,8 +68,10 @@ class FileParser {
   readonly doc: Document.Parsed;
   readonly diagnostics: Diagnostic[] = [];
   readonly file: ManifestFile;
+  readonly path: string;
 
-  constructor(readonly path: string, source: string, importedFrom?: SourcePos) {
+  constructor(path: string, source: string, importedFrom?: SourcePos) {
+    this.path = path;
     this.file = {
       path,
       hasToolsKey: false,
@@ -187,7 +190,7 @@ class FileParser {
           return visit.BREAK;
         },
       });
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       this.error(
         first ?? this.pos(0),
         "V12",
@@ -536,7 +539,7 @@ export function parseManifest(
     try {
       source = read(path);
     } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
+      failure = errorMessage(error);
     }
     const at = importedFrom ?? { file: path, line: 1, col: 1 };
     const via = chain.length > 0

@@ -33,7 +33,7 @@ import {
   type OpencodePluginTool,
   writeOpencodePlugin,
 } from "./plugin.ts";
-import { writeFileAtomic } from "../common/mod.ts";
+import { errorMessage, writeFileAtomic } from "../common/mod.ts";
 
 /** The first line of every agent file beeuni writes. */
 export const OPENCODE_AGENT_MARKER =
@@ -293,7 +293,7 @@ export function syncOpencodeConfig(
     }
     return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     options.log(`[opencode] cannot write the opencode plugin: ${message}`);
     return undefined;
   }

@@ -1,12 +1,26 @@
-// The one module that touches `Deno.*`, used by `cli.ts` and `daemon.ts`.
-// Everything in `lib/` and `mod.ts` stays runtime-neutral.
+/**
+ * The Deno adapter: `Deno.serve`, `Deno.watchFs`, `Deno.addSignalListener`.
+ *
+ * @module
+ */
 
-import type { CommandIo } from "../cli/command.ts";
+import type {
+  Handler,
+  Io,
+  Runtime,
+  ServeOptions,
+  Server,
+  Watcher,
+} from "./types.ts";
 
 const encoder = new TextEncoder();
 
-/** The real standard streams, environment and directory of this process. */
-export function denoIo(): CommandIo {
+function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string) {
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
+}
+
+function io(): Io {
   const noColor = (Deno.env.get("NO_COLOR") ?? "") !== "";
   return {
     cwd: Deno.cwd(),
@@ -18,73 +32,31 @@ export function denoIo(): CommandIo {
   };
 }
 
-function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string) {
-  let bytes = encoder.encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
-}
-
-/** Ends the process with `code`. */
-export function exit(code: number): never {
-  Deno.exit(code);
-}
-
-/** The command-line arguments. */
-export function args(): string[] {
-  return [...Deno.args];
-}
-
-/** A running HTTP server started by {@linkcode serve}. */
-export interface Server {
-  /** The address it listens on. */
-  hostname: string;
-  /** The port it listens on (the one picked when asked for port 0). */
-  port: number;
-  /** Stops accepting connections and resolves once open requests finish. */
-  shutdown(): Promise<void>;
-  /** Resolves when the server has stopped. */
-  finished: Promise<void>;
-}
-
-/** Serves `handler` with `Deno.serve` on `hostname:port`; resolves once listening. */
-export function serve(
-  options: { hostname: string; port: number },
-  handler: (request: Request) => Promise<Response>,
-): Promise<Server> {
+function serve(options: ServeOptions, handler: Handler): Promise<Server> {
   return new Promise((resolve, reject) => {
-    let listening = false;
     let server: Deno.HttpServer<Deno.NetAddr>;
-    const ready = () => {
-      const addr = server.addr;
-      resolve({
-        hostname: addr.hostname,
-        port: addr.port,
-        shutdown: () => server.shutdown(),
-        finished: server.finished,
-      });
-    };
     try {
       server = Deno.serve({
         hostname: options.hostname,
         port: options.port,
         // Deno prints its own line unless onListen is given.
-        onListen: () => {
-          listening = true;
-        },
+        onListen: () => {},
       }, handler);
     } catch (error) {
       reject(error);
       return;
     }
-    if (listening) ready();
-    else queueMicrotask(ready);
+    const addr = server.addr;
+    resolve({
+      hostname: addr.hostname,
+      port: addr.port,
+      shutdown: () => server.shutdown(),
+      finished: server.finished,
+    });
   });
 }
 
-/**
- * Calls `callback` with the signal's name on SIGINT or SIGTERM. Returns a
- * function that removes the listeners.
- */
-export function onTerminate(callback: (signal: string) => void): () => void {
+function onTerminate(callback: (signal: string) => void): () => void {
   const signals = ["SIGINT", "SIGTERM"] as const;
   const listeners = signals.map((signal) => {
     const listener = () => callback(signal);
@@ -98,18 +70,7 @@ export function onTerminate(callback: (signal: string) => void): () => void {
   };
 }
 
-/** A file system watcher started by {@linkcode watchDirs}. */
-export interface Watcher {
-  /** Stops watching. */
-  close(): void;
-}
-
-/**
- * Watches the folders `dirs` (not their subfolders) and calls `onChange`
- * with the absolute paths of every batch of changed entries. Folders that
- * do not exist are skipped.
- */
-export function watchDirs(
+function watchDirs(
   dirs: string[],
   onChange: (paths: string[]) => void,
 ): Watcher {
@@ -140,3 +101,16 @@ export function watchDirs(
     },
   };
 }
+
+/** The toolkit's view of Deno. */
+export const denoRuntime: Runtime = {
+  name: "deno",
+  version: Deno.version.deno,
+  args: () => [...Deno.args],
+  io,
+  exit: (code) => Deno.exit(code),
+  serve,
+  onTerminate,
+  watchDirs,
+  execPath: () => Deno.execPath(),
+};

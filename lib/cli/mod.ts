@@ -1,0 +1,197 @@
+/**
+ * The `beeuni` command line as data: every command's words and summary,
+ * each command's module loaded only when it runs (or prints its help), and
+ * {@linkcode main}, which parses the first words and dispatches.
+ *
+ * @example Run a command line with the real process I/O
+ * ```ts ignore
+ * import { main } from "./mod.ts";
+ * import { loadRuntime } from "../runtime/mod.ts";
+ * const runtime = await loadRuntime();
+ * runtime.exit(await main(["tools", "ls"], runtime.io()));
+ * ```
+ *
+ * @module
+ */
+
+import { type Command, type CommandIo, UsageError } from "./command.ts";
+import { errorMessage } from "../common/mod.ts";
+import { VERSION } from "./version.ts";
+
+export {
+  type Command,
+  type CommandIo,
+  type OptionSpec,
+  type ParsedArgs,
+  parseOptions,
+  UsageError,
+} from "./command.ts";
+export { VERSION } from "./version.ts";
+
+/** A command in the registry: its words and summary, and how to load it. */
+export interface CommandEntry {
+  /** Its words after `beeuni`, e.g. `"tools ls"`. */
+  name: string;
+  /** One line for `beeuni --help`. */
+  summary: string;
+  /** Imports the command's module. */
+  load(): Promise<Command>;
+}
+
+/**
+ * Every subcommand, by its words after `beeuni`. Each `load` imports a
+ * literal specifier, so bundlers and `deno compile` see every command.
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "validate",
+    summary: "Check beeuni.yaml and its imports against every rule",
+    load: async () => (await import("./validate.ts")).validateCommand,
+  },
+  {
+    name: "tools ls",
+    summary: "List the tools a session gets, or those one agent sees",
+    load: async () => (await import("./tools_ls.ts")).toolsLsCommand,
+  },
+  {
+    name: "tools call",
+    summary: "Run one tool call in-process and print what the model would read",
+    load: async () => (await import("./tools_call.ts")).toolsCallCommand,
+  },
+  {
+    name: "tools eject",
+    summary:
+      "Copy a Beeuni tool into tools/<name>.ts and point beeuni.yaml at it",
+    load: async () => (await import("./tools_eject.ts")).toolsEjectCommand,
+  },
+  {
+    name: "tools migrate",
+    summary:
+      "Move opencode custom tools from harnesses/opencode/tools/ into the project",
+    load: async () => (await import("./tools_migrate.ts")).toolsMigrateCommand,
+  },
+  {
+    name: "daemon",
+    summary: "Serve the project's tools over HTTP on loopback (hot reload)",
+    load: async () => (await import("./daemon.ts")).daemonCommand,
+  },
+  {
+    name: "secrets set",
+    summary: "Store a secret for this project, reading its value from stdin",
+    load: async () => (await import("./secrets_set.ts")).secretsSetCommand,
+  },
+  {
+    name: "secrets ls",
+    summary: "List the names of this project's secrets (never their values)",
+    load: async () => (await import("./secrets_ls.ts")).secretsLsCommand,
+  },
+  {
+    name: "secrets rm",
+    summary: "Remove a secret from this project's local store",
+    load: async () => (await import("./secrets_rm.ts")).secretsRmCommand,
+  },
+];
+
+function listing(entries: readonly CommandEntry[]): string[] {
+  const width = Math.max(...entries.map((entry) => entry.name.length), 8);
+  return entries.map((entry) =>
+    `  ${entry.name.padEnd(width)}  ${entry.summary}`
+  );
+}
+
+function topHelp(): string {
+  return [
+    "Usage: beeuni <command> [options]",
+    "",
+    "Commands:",
+    ...listing(COMMANDS),
+    "",
+    "Run `beeuni <command> --help` for a command's options, `beeuni --version` for the version.",
+    "",
+  ].join("\n");
+}
+
+function groupHelp(group: string): string {
+  const members = COMMANDS.filter((entry) =>
+    entry.name.startsWith(`${group} `)
+  );
+  return [
+    `Usage: beeuni ${group} <command> [options]`,
+    "",
+    "Commands:",
+    ...listing(members),
+    "",
+  ].join("\n");
+}
+
+const GROUPS = new Set(
+  COMMANDS.filter((entry) => entry.name.includes(" ")).map((entry) =>
+    entry.name.split(" ")[0]
+  ),
+);
+
+const isHelp = (word: string | undefined) => word === "--help" || word === "-h";
+
+/** The command `argv` names and the arguments after its words, or the exit code of what was printed instead. */
+function dispatch(
+  argv: string[],
+  io: CommandIo,
+): { entry: CommandEntry; rest: string[] } | number {
+  const [first, second] = argv;
+  if (first === undefined || isHelp(first)) {
+    io.stdout(topHelp());
+    return first === undefined ? 2 : 0;
+  }
+  if (first === "--version" || first === "-V") {
+    io.stdout(`beeuni ${VERSION}\n`);
+    return 0;
+  }
+  if (GROUPS.has(first)) {
+    if (second === undefined || isHelp(second)) {
+      io.stdout(groupHelp(first));
+      return second === undefined ? 2 : 0;
+    }
+    const entry = COMMANDS.find((c) => c.name === `${first} ${second}`);
+    if (entry) return { entry, rest: argv.slice(2) };
+    io.stderr(
+      `beeuni: unknown command "${first} ${second}"\nRun \`beeuni ${first} --help\` for its commands.\n`,
+    );
+    return 2;
+  }
+  const entry = COMMANDS.find((c) => c.name === first);
+  if (entry) return { entry, rest: argv.slice(1) };
+  io.stderr(
+    `beeuni: unknown command "${first}"\nRun \`beeuni --help\` for the commands.\n`,
+  );
+  return 2;
+}
+
+/**
+ * Runs the command line `argv` (without the program name) and resolves to
+ * its exit code: 0 ok, 1 failure, 2 usage error. Only the named command's
+ * module is loaded.
+ */
+export async function main(argv: string[], io: CommandIo): Promise<number> {
+  const found = dispatch(argv, io);
+  if (typeof found === "number") return found;
+  const { entry, rest } = found;
+  const command = await entry.load();
+  if (rest.some(isHelp)) {
+    io.stdout(
+      command.usage.endsWith("\n") ? command.usage : `${command.usage}\n`,
+    );
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(
+        `beeuni ${command.name}: ${error.message}\nRun \`beeuni ${command.name} --help\` for usage.\n`,
+      );
+      return 2;
+    }
+    io.stderr(`beeuni ${command.name}: ${errorMessage(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The daemon stage: a project's tools served over HTTP on loopback, with a
+ * bearer token (D7), hot reload (D5) and the opencode files (D3).
+ *
+ * @module
+ */
+
+export {
+  type DaemonOptions,
+  type DaemonRuntime,
+  type RunningDaemon,
+  startDaemon,
+} from "./start_daemon.ts";

@@ -1,0 +1,253 @@
+/**
+ * `startDaemon()`: loads a project's tools and serves them over HTTP on
+ * loopback, with a bearer token, hot reload and the opencode files. The
+ * runtime's server and watcher are passed in, as Hono passes its adapters.
+ *
+ * @module
+ */
+
+import { dirname, relative } from "node:path";
+import { errorMessage, isLoopbackHostname } from "../common/mod.ts";
+import { locateManifest } from "../project/mod.ts";
+import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
+import type { Host } from "../host/mod.ts";
+import type { Diagnostic } from "../manifest/mod.ts";
+import { syncOpencodeConfig } from "../opencode/mod.ts";
+import { readSecrets } from "../secrets/mod.ts";
+import type { Io, Runtime, Server } from "../runtime/mod.ts";
+import { batchedLog } from "./_log.ts";
+import { startReloader } from "./_reloader.ts";
+import { prepareToken, removeTokenFile } from "./_token.ts";
+
+/** The part of a runtime adapter the daemon uses. */
+export type DaemonRuntime = Pick<Runtime, "serve" | "watchDirs">;
+
+/** How to start a daemon. */
+export interface DaemonOptions {
+  /** The project folder (its `beeuni.yaml` is found from here upwards). */
+  dir: string;
+  /** The root manifest, overriding the search from `dir`. */
+  manifest?: string;
+  /** The port; 0 picks a free one. */
+  port: number;
+  /** The address to listen on (a loopback address unless `allowRemote`). */
+  hostname: string;
+  /** Allow a non-loopback `hostname` and skip the loopback `Host` check. */
+  allowRemote?: boolean;
+  /** Where to write a generated token (default: the state folder). */
+  tokenFile?: string;
+  /** The largest request body accepted, in bytes. */
+  maxBodyBytes?: number;
+  /** The per-call timeout in milliseconds (the host's default when absent). */
+  timeoutMs?: number;
+  /** Validate call arguments against each tool's schema (T2). */
+  validateArgs?: boolean;
+  /** Watch the manifest and the tool modules and reload on change (D5). */
+  watch?: boolean;
+  /** Quiet time after the last change before reloading, in milliseconds. */
+  debounceMs?: number;
+  /** opencode's config folder for the plugin and agent files (default `$XDG_CONFIG_HOME/opencode`). */
+  opencodeConfigDir?: string;
+  /** Write the opencode plugin and agent files (D3); default true. */
+  opencode?: boolean;
+  /** The runtime's server and watcher; default: the adapter of the runtime running this. */
+  runtime?: DaemonRuntime;
+}
+
+/** A daemon started by {@linkcode startDaemon}. */
+export interface RunningDaemon {
+  /** The base URL, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  /** The port it listens on. */
+  port: number;
+  /** The token file, when the token was generated. */
+  tokenFile?: string;
+  /** Stops serving, aborts running calls, closes the host, removes the token file. */
+  close(): Promise<void>;
+}
+
+/** Environment variables tool modules never see. */
+const HIDDEN_ENV = ["BEEUNI_DAEMON_TOKEN"];
+
+function formatDiagnostic(d: Diagnostic): string {
+  return `  ${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
+}
+
+/** The process environment less what tools must not see. */
+function toolEnv(env: Io["env"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && !HIDDEN_ENV.includes(key)) out[key] = value;
+  }
+  return out;
+}
+
+async function defaultRuntime(): Promise<DaemonRuntime> {
+  const { loadRuntime } = await import("../runtime/mod.ts");
+  return await loadRuntime();
+}
+
+function urlOf(server: Server): string {
+  const host = server.hostname.includes(":")
+    ? `[${server.hostname}]`
+    : server.hostname;
+  return `http://${host}:${server.port}`;
+}
+
+/** Logs what one reload did. */
+function reloadLogger(
+  host: Host,
+  log: (line: string) => void,
+  after: () => void,
+) {
+  return async (what: string): Promise<void> => {
+    try {
+      const result = await host.reload();
+      if (result.ok) {
+        const names = host.list().map((tool) => tool.name);
+        log(
+          result.changed
+            ? `[daemon] reloaded after a change to ${what}: ${names.length} tools (${
+              names.join(", ")
+            })`
+            : `[daemon] reloaded after a change to ${what}: tool set unchanged`,
+        );
+        for (const d of result.diagnostics) log(formatDiagnostic(d));
+        after();
+      } else {
+        log(
+          `[daemon] not reloaded after a change to ${what}: the previous tools keep serving; fix these and save again:`,
+        );
+        for (const d of result.diagnostics) log(formatDiagnostic(d));
+      }
+    } catch (error) {
+      log(
+        `[daemon] not reloaded after a change to ${what}: ${
+          errorMessage(error)
+        }; the previous tools keep serving`,
+      );
+    }
+  };
+}
+
+/**
+ * Starts a daemon: loads the host, writes the token file, listens, prints
+ * the token file and `listening on <url>` to standard output, and starts
+ * watching for changes. Logs go to standard error.
+ *
+ * @example Start a daemon on a project and stop it
+ * ```ts ignore
+ * import { startDaemon } from "@beeuni/tools/daemon";
+ * const daemon = await startDaemon(
+ *   { dir: "examples/starter", port: 0, hostname: "127.0.0.1" },
+ *   runtime.io(),
+ * );
+ * await daemon.close();
+ * ```
+ */
+export async function startDaemon(
+  options: DaemonOptions,
+  io: Io,
+): Promise<RunningDaemon> {
+  if (!options.allowRemote && !isLoopbackHostname(options.hostname)) {
+    throw new Error(
+      `refusing to listen on "${options.hostname}": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
+    );
+  }
+  const runtime = options.runtime ?? await defaultRuntime();
+  const manifestFile = locateManifest(options.dir, options.manifest);
+  const root = dirname(manifestFile);
+  const { log, flush } = batchedLog(io.stderr);
+  const token = prepareToken(root, io.env, options.tokenFile);
+  const dropToken = () => {
+    if (token.file) removeTokenFile(token.file, token.token);
+  };
+  let host: Host;
+  try {
+    // Loaded on demand, so `beeuni` commands that never serve stay quick.
+    const { createHost } = await import("../host/mod.ts");
+    host = await createHost({
+      directory: root,
+      manifest: manifestFile,
+      validateArgs: options.validateArgs ?? false,
+      timeoutMs: options.timeoutMs,
+      env: toolEnv(io.env),
+      secrets: () => readSecrets(root, io.env),
+      log,
+    });
+  } catch (error) {
+    flush();
+    dropToken();
+    throw error;
+  }
+  const handler = createHandler({
+    host,
+    token: token.token,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    allowAnyHost: options.allowRemote ?? false,
+    log,
+  });
+  let server: Server;
+  try {
+    server = await runtime.serve(
+      { hostname: options.hostname, port: options.port },
+      handler,
+    );
+  } catch (error) {
+    await host.close();
+    flush();
+    dropToken();
+    throw new Error(
+      `cannot listen on ${options.hostname}:${options.port}: ${
+        errorMessage(error)
+      }`,
+    );
+  }
+  const url = urlOf(server);
+  // The standard harness (D3): the opencode plugin and agent files, on start and after each reload.
+  const writeOpencode = () => {
+    if (options.opencode === false) return;
+    syncOpencodeConfig({
+      configDir: options.opencodeConfigDir,
+      env: io.env,
+      url,
+      tokenFile: token.file,
+      projectDir: root,
+      manifest: host.manifest(),
+      tools: host.list(),
+      log,
+    });
+  };
+  writeOpencode();
+  const reloader = options.watch === false ? undefined : startReloader({
+    root,
+    manifestPath: relative(root, manifestFile),
+    debounceMs: options.debounceMs ?? 150,
+    watchDirs: runtime.watchDirs,
+    reload: reloadLogger(host, log, writeOpencode),
+    log,
+  });
+
+  flush();
+  if (token.file) io.stdout(`token file: ${token.file}\n`);
+  else io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
+  io.stdout(`listening on ${url}\n`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: server.port,
+    tokenFile: token.file,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        reloader?.close();
+        const stopped = server.shutdown();
+        await host.close();
+        await stopped;
+        flush();
+        dropToken();
+      })();
+      return closing;
+    },
+  };
+}

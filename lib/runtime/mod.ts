@@ -1,0 +1,77 @@
+/**
+ * The runtime edge: which runtime this is (Deno, Node.js or Bun) and its
+ * adapter, loaded at start-up. Like Hono's adapters, each adapter turns the
+ * same runtime-neutral pieces into a process: a server for a
+ * `Request → Response` handler, arguments, exit, signals, standard streams
+ * and file watching.
+ *
+ * @example Serve a handler on whichever runtime runs this
+ * ```ts ignore
+ * import { loadRuntime } from "./mod.ts";
+ * const runtime = await loadRuntime();
+ * const server = await runtime.serve(
+ *   { hostname: "127.0.0.1", port: 0 },
+ *   () => new Response("hi"),
+ * );
+ * runtime.io().stdout(`listening on ${server.port}\n`);
+ * ```
+ *
+ * @module
+ */
+
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import process from "node:process";
+import type { Runtime, RuntimeName } from "./types.ts";
+
+export type {
+  Handler,
+  Io,
+  Runtime,
+  RuntimeName,
+  ServeOptions,
+  Server,
+  Watcher,
+} from "./types.ts";
+export { MIN_NODE_VERSION, nodeVersionSupported } from "./_versions.ts";
+
+/** Which runtime runs this code. */
+export function runtimeName(): RuntimeName {
+  const global = globalThis as Record<string, unknown>;
+  if (typeof global.Deno === "object") return "deno";
+  if (typeof global.Bun === "object") return "bun";
+  return "node";
+}
+
+/** The adapter of the runtime that runs this code. */
+export async function loadRuntime(): Promise<Runtime> {
+  switch (runtimeName()) {
+    case "deno":
+      return (await import("./deno.ts")).denoRuntime;
+    case "bun":
+      return (await import("./bun.ts")).bunRuntime;
+    default:
+      return (await import("./node.ts")).nodeRuntime;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Whether the module whose `import.meta` is `meta` is the program's entry:
+ * `import.meta.main` where the runtime has it (Deno, Bun, Node.js 24.2+),
+ * otherwise whether the script Node.js was started with is that module.
+ */
+export function isMainModule(meta: ImportMeta): boolean {
+  const main = (meta as { main?: unknown }).main;
+  if (typeof main === "boolean") return main;
+  const script = process.argv[1];
+  if (script === undefined || !meta.url.startsWith("file:")) return false;
+  return realPath(script) === realPath(fileURLToPath(meta.url));
+}

@@ -1,0 +1,84 @@
+/**
+ * What differs between Deno, Node.js and Bun, as one interface: each
+ * runtime's adapter implements it, and everything else in the toolkit
+ * stays runtime-neutral.
+ *
+ * @module
+ */
+
+/** The runtimes the toolkit runs on. */
+export type RuntimeName = "deno" | "node" | "bun";
+
+/** The standard streams, environment and folder of a process. */
+export interface Io {
+  /** Absolute current directory. */
+  cwd: string;
+  /** The process environment. */
+  env: Record<string, string | undefined>;
+  /** Writes to standard output (no newline added). */
+  stdout(text: string): void;
+  /** Writes to standard error (no newline added). */
+  stderr(text: string): void;
+  /** Reads all of standard input. */
+  readStdin(): Promise<string>;
+  /** Whether to colour output: a terminal, and `NO_COLOR` unset. */
+  color: boolean;
+}
+
+/** A function from a web `Request` to a `Response`, as every adapter serves it. */
+export type Handler = (request: Request) => Response | Promise<Response>;
+
+/** Where and how to listen. */
+export interface ServeOptions {
+  /** The address to listen on. */
+  hostname: string;
+  /** The port; 0 picks a free one. */
+  port: number;
+}
+
+/** A running HTTP server started by {@linkcode Runtime.serve}. */
+export interface Server {
+  /** The address it listens on. */
+  hostname: string;
+  /** The port it listens on (the one picked when asked for port 0). */
+  port: number;
+  /** Stops accepting connections and resolves once open requests finish. */
+  shutdown(): Promise<void>;
+  /** Resolves when the server has stopped. */
+  finished: Promise<void>;
+}
+
+/** A file system watcher started by {@linkcode Runtime.watchDirs}. */
+export interface Watcher {
+  /** Stops watching. */
+  close(): void;
+}
+
+/** One runtime's way of doing what the toolkit needs from it. */
+export interface Runtime {
+  /** Which runtime this is. */
+  readonly name: RuntimeName;
+  /** Its version, e.g. `2.9.6`. */
+  readonly version: string;
+  /** The command-line arguments after the script. */
+  args(): string[];
+  /** The real standard streams, environment and directory of this process. */
+  io(): Io;
+  /** Ends the process with `code`. */
+  exit(code: number): never;
+  /** Serves `handler` on `hostname:port`; resolves once listening. */
+  serve(options: ServeOptions, handler: Handler): Promise<Server>;
+  /**
+   * Calls `callback` with the signal's name on SIGINT or SIGTERM. Returns a
+   * function that removes the listeners.
+   */
+  onTerminate(callback: (signal: string) => void): () => void;
+  /**
+   * Watches the folders `dirs` (not their subfolders) and calls `onChange`
+   * with the absolute paths of every batch of changed entries. Folders that
+   * do not exist are skipped.
+   */
+  watchDirs(dirs: string[], onChange: (paths: string[]) => void): Watcher;
+  /** The path of the runtime's executable. */
+  execPath(): string;
+}
