@@ -22,21 +22,21 @@
  */
 
 import { isMainModule, loadRuntime } from "./lib/runtime/mod.ts";
-import { UsageError } from "./lib/cli/mod.ts";
-import { errorMessage } from "./lib/common/mod.ts";
-import {
-  DAEMON_USAGE,
-  daemonCommand,
-  parseDaemonArgs,
-} from "./lib/cli/daemon.ts";
+import { errorMessage, UsageError } from "./lib/common/mod.ts";
+
+export { isLoopbackHostname } from "./lib/common/mod.ts";
+import { DAEMON_USAGE, runDaemon } from "./lib/daemon/mod.ts";
 
 export {
+  DAEMON_USAGE,
   type DaemonOptions,
   type DaemonRuntime,
+  parseDaemonArgs,
+  type ProgramRuntime,
+  runDaemon,
   type RunningDaemon,
   startDaemon,
 } from "./lib/daemon/mod.ts";
-export { DAEMON_USAGE, daemonCommand, parseDaemonArgs };
 export type {
   Handler,
   Io,
@@ -51,17 +51,20 @@ if (isMainModule(import.meta)) {
   const runtime = await loadRuntime();
   const io = runtime.io();
   const argv = runtime.args();
+  const self = runtime.name === "deno"
+    ? "deno run -A daemon.ts"
+    : `${runtime.name} daemon.ts`;
   let code: number;
   if (argv.includes("--help") || argv.includes("-h")) {
-    io.stdout(DAEMON_USAGE.replace("beeuni daemon", "daemon.ts"));
+    io.stdout(DAEMON_USAGE.replace("beeuni daemon", self));
     code = 0;
   } else {
     try {
-      code = await daemonCommand.run(argv, io);
+      code = await runDaemon(argv, io, runtime);
     } catch (error) {
       io.stderr(`beeuni daemon: ${errorMessage(error)}\n`);
       if (error instanceof UsageError) {
-        io.stderr("Run `daemon.ts --help` for usage.\n");
+        io.stderr(`Run \`${self} --help\` for usage.\n`);
       }
       code = error instanceof UsageError ? 2 : 1;
     }

@@ -115,6 +115,7 @@ export {
   type ToolContext,
 } from "./lib/host/mod.ts";
 export {
+  type CallBody,
   createHandler,
   type DaemonHost,
   DEFAULT_MAX_BODY_BYTES,
@@ -123,6 +124,7 @@ export {
   type HostOutcome,
   isLoopbackHostHeader,
   type ListedTool,
+  type Mount,
 } from "./lib/http/mod.ts";
 export {
   isSecretName,

@@ -1,132 +1,13 @@
 /**
- * `beeuni daemon`: parses the daemon's options and runs it until SIGINT or
- * SIGTERM.
+ * `beeuni daemon`: serves the project's tools over HTTP on loopback until
+ * SIGINT or SIGTERM.
  *
  * @module
  */
 
-import { resolve } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
-import { isLoopbackHostname } from "../common/mod.ts";
-import { type DaemonOptions, startDaemon } from "../daemon/mod.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
+import type { Command, CommandIo } from "./command.ts";
+import { DAEMON_USAGE, runDaemon } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
-
-function positiveInteger(
-  value: string | undefined,
-  flag: string,
-  min: number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min) {
-    throw new UsageError(
-      `${flag} must be a whole number${
-        min > 0 ? ` of at least ${min}` : ""
-      }, got "${value}"`,
-    );
-  }
-  return Number(value);
-}
-
-/** The daemon's usage text, as `beeuni daemon --help` prints it. */
-export const DAEMON_USAGE: string =
-  `Usage: beeuni daemon [--dir PATH] [--port N] [--hostname 127.0.0.1] [options]
-
-Loads the project's tools and serves calls over HTTP on loopback:
-  GET  /beeuni/tools?agent=NAME        the tools an agent sees
-  POST /beeuni/tools/<name>            run a tool: {"args":{},"sessionId":"s","agent":"a"}
-  POST /beeuni/sessions/<id>/stop      abort every running call of a session
-  GET  /beeuni/health                  liveness
-Every request needs "Authorization: Bearer <token>". The token is
-BEEUNI_DAEMON_TOKEN when set, otherwise generated and written (mode 0600) to
-the token file the daemon prints. Edits to beeuni.yaml, its imports and the
-tool modules are picked up without a restart.
-
-Options:
-  --dir PATH            the project (default: the current folder); its
-                        beeuni.yaml is found from there upwards
-  --manifest PATH       the root manifest instead
-  --port N              the port (default 0: pick a free one)
-  --hostname ADDR       the address (default 127.0.0.1; loopback only)
-  --allow-remote        allow a non-loopback --hostname and any Host header
-                        (the token is still required)
-  --token-file PATH     where to write the generated token (default:
-                        $XDG_STATE_HOME/beeuni/daemon/<sha256 of root>.token)
-  --max-body-bytes N    the largest request body (default ${DEFAULT_MAX_BODY_BYTES})
-  --timeout-ms N        the per-call timeout in milliseconds
-  --validate            validate arguments against each tool's schema
-  --no-watch            do not reload on changes
-  --opencode-config-dir DIR
-                        where to write the opencode plugin (plugins/beeuni.ts)
-                        and agent files (default: $XDG_CONFIG_HOME/opencode)
-  --no-opencode         do not write the opencode plugin and agent files
-`;
-
-/** Parses the daemon's command line into {@linkcode DaemonOptions}. */
-export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
-  const { values, positionals } = parseOptions(args, {
-    dir: { type: "string" },
-    manifest: { type: "string" },
-    port: { type: "string" },
-    hostname: { type: "string" },
-    "allow-remote": { type: "boolean" },
-    "token-file": { type: "string" },
-    "max-body-bytes": { type: "string" },
-    "timeout-ms": { type: "string" },
-    validate: { type: "boolean" },
-    "no-watch": { type: "boolean" },
-    "opencode-config-dir": { type: "string" },
-    "no-opencode": { type: "boolean" },
-  });
-  if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  }
-  const port = positiveInteger(values.port as string | undefined, "--port", 0);
-  if (port !== undefined && port > 65535) {
-    throw new UsageError(`--port must be at most 65535, got "${port}"`);
-  }
-  const dir = resolve(cwd, (values.dir as string | undefined) ?? ".");
-  const hostname = (values.hostname as string | undefined) ?? "127.0.0.1";
-  const allowRemote = values["allow-remote"] === true;
-  if (!allowRemote && !isLoopbackHostname(hostname)) {
-    throw new UsageError(
-      `refusing to listen on "${hostname}": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
-    );
-  }
-  return {
-    dir,
-    manifest: values.manifest === undefined
-      ? undefined
-      : resolve(cwd, values.manifest as string),
-    port: port ?? 0,
-    hostname,
-    allowRemote,
-    tokenFile: values["token-file"] === undefined
-      ? undefined
-      : resolve(cwd, values["token-file"] as string),
-    maxBodyBytes: positiveInteger(
-      values["max-body-bytes"] as string | undefined,
-      "--max-body-bytes",
-      1,
-    ),
-    timeoutMs: positiveInteger(
-      values["timeout-ms"] as string | undefined,
-      "--timeout-ms",
-      1,
-    ),
-    validateArgs: values.validate === true,
-    watch: values["no-watch"] !== true,
-    opencodeConfigDir: values["opencode-config-dir"] === undefined
-      ? undefined
-      : resolve(cwd, values["opencode-config-dir"] as string),
-    opencode: values["no-opencode"] !== true,
-  };
-}
 
 /** `beeuni daemon`: runs the daemon until SIGINT or SIGTERM. */
 export const daemonCommand: Command = {
@@ -134,20 +15,6 @@ export const daemonCommand: Command = {
   summary: "Serve the project's tools over HTTP on loopback (hot reload)",
   usage: DAEMON_USAGE,
   async run(args: string[], io: CommandIo): Promise<number> {
-    const options = parseDaemonArgs(args, io.cwd);
-    const runtime = await loadRuntime();
-    const daemon = await startDaemon({ ...options, runtime }, io);
-    const signal = await new Promise<string>((resolve) => {
-      const stop = runtime.onTerminate((name) => {
-        stop();
-        resolve(name);
-      });
-    });
-    io.stderr(`[daemon] ${signal}: stopping\n`);
-    // A second signal while closing ends the process at once.
-    const force = runtime.onTerminate(() => runtime.exit(130));
-    await daemon.close();
-    force();
-    return 0;
+    return await runDaemon(args, io, await loadRuntime());
   },
 };

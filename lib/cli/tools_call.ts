@@ -114,7 +114,7 @@ Options:
     }
     const verbose = values.verbose === true;
     // Loaded on demand, so other `beeuni` commands stay quick.
-    const { createHost } = await import("../host/create_host.ts");
+    const { createHost } = await import("../host/mod.ts");
     const host = await createHost({
       directory: root,
       manifest: manifestFile,

@@ -7,6 +7,12 @@
 
 export { errorMessage } from "./errors.ts";
 export {
+  type OptionSpec,
+  type ParsedArgs,
+  parseOptions,
+  UsageError,
+} from "./parse_options.ts";
+export {
   type AtomicWriteOptions,
   tempPrefix,
   writeFileAtomic,

@@ -11,3 +11,5 @@ export {
   type RunningDaemon,
   startDaemon,
 } from "./start_daemon.ts";
+export { DAEMON_USAGE, parseDaemonArgs } from "./options.ts";
+export { type ProgramRuntime, runDaemon } from "./run_daemon.ts";

@@ -114,6 +114,10 @@ function reloadLogger(
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
         after();
+      } else if (result.error !== undefined) {
+        log(
+          `[daemon] not reloaded after a change to ${what}: ${result.error}; the previous tools keep serving`,
+        );
       } else {
         log(
           `[daemon] not reloaded after a change to ${what}: the previous tools keep serving; fix these and save again:`,

@@ -143,6 +143,8 @@ export interface ReloadResult {
   diagnostics: Diagnostic[];
   /** Whether what agents see (tools, descriptions, parameters, load failures) changed. */
   changed: boolean;
+  /** Why the reload failed when it was not the manifest's errors (for example, the manifest could not be read). */
+  error?: string;
 }
 
 /** A running tool host. */
@@ -579,19 +581,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
         startLoader(heapMb),
       );
     } catch (error) {
-      log(`[tools] reload refused: ${errorMessage(error)}`);
-      return {
-        ok: false,
-        diagnostics: [{
-          file: options.manifest ?? "beeuni.yaml",
-          line: 1,
-          col: 1,
-          severity: "error",
-          rule: "M1",
-          message: errorMessage(error),
-        }],
-        changed: false,
-      };
+      const message = errorMessage(error);
+      log(`[tools] reload refused: ${message}`);
+      return { ok: false, diagnostics: [], changed: false, error: message };
     }
     if (closed) {
       await closeRuntime(next);

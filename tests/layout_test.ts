@@ -1,0 +1,197 @@
+// The layout's rules, checked on the sources: each stage imports only the
+// stages below it and only through their faces (mod.ts); private files are
+// imported only from their own folder; runtime globals appear only in the
+// runtime adapters; faces name their exports.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { REPO_ROOT } from "./_helpers.ts";
+
+const LIB = join(REPO_ROOT, "lib");
+
+/** Which stages each stage may import (its own folder is always allowed). */
+const ALLOWED: Record<string, string[]> = {
+  common: [],
+  runtime: ["common"],
+  manifest: ["common"],
+  project: ["manifest", "common"],
+  secrets: ["common"],
+  host: ["project", "manifest", "common", "runtime"],
+  http: ["host", "common"],
+  mcp: ["http", "host", "manifest", "common"],
+  web: ["http", "host", "manifest", "common"],
+  opencode: ["http", "host", "manifest", "common"],
+  eject: ["project", "manifest", "common"],
+  migrate: ["project", "manifest", "common"],
+  daemon: [
+    "web",
+    "mcp",
+    "opencode",
+    "http",
+    "host",
+    "project",
+    "manifest",
+    "secrets",
+    "common",
+    "runtime",
+  ],
+  cli: [
+    "daemon",
+    "web",
+    "mcp",
+    "opencode",
+    "eject",
+    "migrate",
+    "http",
+    "host",
+    "project",
+    "manifest",
+    "secrets",
+    "common",
+    "runtime",
+  ],
+};
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|js)$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/** The relative modules a source file imports, statically or by `import("…")`. */
+function imports(file: string): string[] {
+  const source = readFileSync(file, "utf8");
+  const found = [
+    ...source.matchAll(/\bfrom\s+["'](\.[^"']+)["']/g),
+    ...source.matchAll(/\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g),
+    ...source.matchAll(/^import\s+["'](\.[^"']+)["']/gm),
+  ];
+  return found.map((match) => resolve(dirname(file), match[1]));
+}
+
+/** The stage folder a path is in (`lib/<stage>/…`), or undefined outside lib/. */
+function stageOf(path: string): string | undefined {
+  const rel = relative(LIB, path);
+  if (rel.startsWith("..")) return undefined;
+  return rel.split(/[\\/]/)[0];
+}
+
+Deno.test("every lib/ folder is a known stage with a mod.ts face and no index.ts", () => {
+  const folders = readdirSync(LIB, { withFileTypes: true });
+  for (const folder of folders) {
+    assert.ok(folder.isDirectory(), `lib/${folder.name} is not a folder`);
+    assert.ok(
+      folder.name in ALLOWED,
+      `lib/${folder.name} is not a known stage`,
+    );
+    const files = readdirSync(join(LIB, folder.name));
+    assert.ok(files.includes("mod.ts"), `lib/${folder.name} has no mod.ts`);
+    assert.ok(
+      !files.includes("index.ts"),
+      `lib/${folder.name} has an index.ts`,
+    );
+  }
+});
+
+Deno.test("stages import only the stages below them, and only through their faces", () => {
+  const problems: string[] = [];
+  const entries = ["mod.ts", "cli.ts", "daemon.ts"].map((f) =>
+    join(REPO_ROOT, f)
+  );
+  for (const file of [...sourceFiles(LIB), ...entries]) {
+    const from = stageOf(file);
+    const name = relative(REPO_ROOT, file);
+    for (const target of imports(file)) {
+      const to = stageOf(target);
+      if (to === undefined || to === from) continue;
+      const base = target.split(/[\\/]/).pop()!;
+      if (base !== "mod.ts") {
+        problems.push(
+          `${name} imports ${
+            relative(REPO_ROOT, target)
+          }, not lib/${to}/mod.ts`,
+        );
+      }
+      if (from !== undefined && !ALLOWED[from].includes(to)) {
+        problems.push(`${name} (stage ${from}) imports stage ${to}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("private files (_*) are imported only from their own folder", () => {
+  const problems: string[] = [];
+  const all = [
+    ...sourceFiles(LIB),
+    ...sourceFiles(join(REPO_ROOT, "builtin_tools")),
+  ];
+  for (
+    const file of [
+      ...all,
+      join(REPO_ROOT, "mod.ts"),
+      join(REPO_ROOT, "cli.ts"),
+      join(REPO_ROOT, "daemon.ts"),
+    ]
+  ) {
+    for (const target of imports(file)) {
+      const base = target.split(/[\\/]/).pop()!;
+      if (base.startsWith("_") && dirname(target) !== dirname(file)) {
+        problems.push(
+          `${relative(REPO_ROOT, file)} imports private ${
+            relative(REPO_ROOT, target)
+          }`,
+        );
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("runtime globals (Deno, Bun, a bare process) appear only in lib/runtime/", () => {
+  const problems: string[] = [];
+  const files = [
+    ...sourceFiles(LIB).filter((f) => stageOf(f) !== "runtime"),
+    ...["mod.ts", "cli.ts", "daemon.ts"].map((f) => join(REPO_ROOT, f)),
+  ];
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    const source = text
+      // Comments and strings may name them.
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "")
+      .replace(
+        /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g,
+        '""',
+      );
+    const importsProcess = /import process from "node:process"/.test(text);
+    const uses = [
+      /\bDeno\.\w/.test(source) && "Deno",
+      /\bBun\.\w/.test(source) && "Bun",
+      !importsProcess && /(?<![.\w])process\.\w/.test(source) && "process",
+    ].filter(Boolean);
+    if (uses.length > 0) {
+      problems.push(`${relative(REPO_ROOT, file)} uses ${uses.join(", ")}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("faces name their exports: no export * in mod.ts files", () => {
+  const faces = [
+    join(REPO_ROOT, "mod.ts"),
+    ...sourceFiles(LIB).filter((f) => f.endsWith("mod.ts")),
+  ];
+  for (const face of faces) {
+    assert.doesNotMatch(
+      readFileSync(face, "utf8"),
+      /export \*/,
+      relative(REPO_ROOT, face),
+    );
+  }
+});
