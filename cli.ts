@@ -16,6 +16,7 @@
 
 import { isMainModule, loadRuntime } from "./lib/runtime/mod.ts";
 import { main } from "./lib/cli/mod.ts";
+import { RUNNER_MARKER } from "./lib/common/mod.ts";
 
 export {
   type Command,
@@ -29,5 +30,9 @@ export type { Io } from "./lib/runtime/mod.ts";
 
 if (isMainModule(import.meta)) {
   const runtime = await loadRuntime();
-  runtime.exit(await main(runtime.args(), runtime.io()));
+  const args = runtime.args();
+  // A one-file build starts its tool runners as itself, marked.
+  if (args[0] === RUNNER_MARKER) {
+    (await import("./lib/host/mod.ts")).runRunner();
+  } else runtime.exit(await main(args, runtime.io()));
 }

@@ -399,7 +399,7 @@ Deno.test("a large output comes back cut with truncated, size and path (T6)", as
 Deno.test("a caller that disconnects aborts the tool's context.signal (T5)", async () => {
   await using repo = await project();
   await using daemon = await startDaemon(repo.dir);
-  const markers = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
+  const markers = await Deno.makeTempDir({ dir: repo.dir, prefix: "markers_" });
   try {
     const controller = new AbortController();
     const pending = daemon.fetch("/beeuni/tools/wait", {
@@ -431,9 +431,9 @@ Deno.test("a caller that disconnects aborts the tool's context.signal (T5)", asy
 Deno.test("POST /beeuni/sessions/<id>/stop aborts every running call of that session only (T5)", async () => {
   await using repo = await project();
   await using daemon = await startDaemon(repo.dir);
-  const a = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
-  const b = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
-  const other = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
+  const a = await Deno.makeTempDir({ dir: repo.dir, prefix: "markers_" });
+  const b = await Deno.makeTempDir({ dir: repo.dir, prefix: "markers_" });
+  const other = await Deno.makeTempDir({ dir: repo.dir, prefix: "markers_" });
   const otherAbort = new AbortController();
   try {
     const first = daemon.call("wait", {
@@ -652,7 +652,7 @@ Deno.test("a call that outlives --timeout-ms ends as a 200 error and the tool ke
   await using daemon = await startDaemon(repo.dir, {
     args: ["--timeout-ms", "300"],
   });
-  const markers = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
+  const markers = await Deno.makeTempDir({ dir: repo.dir, prefix: "markers_" });
   try {
     const { status, body } = await daemon.call("wait", {
       args: { dir: markers },
@@ -673,7 +673,7 @@ Deno.test("a call that outlives --timeout-ms ends as a 200 error and the tool ke
 Deno.test("SIGTERM during a running call ends the call and exits 0 (D7)", async () => {
   await using repo = await project();
   const daemon = await startDaemon(repo.dir);
-  const markers = await Deno.makeTempDir({ prefix: "beeuni_markers_" });
+  const markers = await Deno.makeTempDir({ dir: repo.dir, prefix: "markers_" });
   try {
     const pending = daemon.call("wait", { args: { dir: markers }, ...CALL })
       .catch((error) => ({ status: 0, body: { error: String(error) } }));

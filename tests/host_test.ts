@@ -220,9 +220,14 @@ Deno.test("a string result is sent as is, any other JSON value as indented JSON 
     empty: "",
   };
   for (const [mode, output] of Object.entries(expect)) {
+    // A plain object also comes back as structured data (for MCP).
+    const structured = mode === "object"
+      ? { structured: JSON.parse(output) }
+      : {};
     assert.deepEqual(await call(p.host, "result", { mode }), {
       ok: true,
       output,
+      ...structured,
     }, mode);
   }
 });
@@ -371,7 +376,7 @@ Deno.test("context holds sessionId, agent, directory, env and an AbortSignal (T5
   assert.equal(outcome.ok, true);
   if (outcome.ok) {
     assert.deepEqual(JSON.parse(outcome.output), {
-      keys: ["agent", "directory", "env", "sessionId", "signal"],
+      keys: ["agent", "directory", "env", "progress", "sessionId", "signal"],
       sessionId: "session-7",
       agent: "reviewer",
       directory: p.dir,
@@ -689,7 +694,7 @@ function hostileProject(options: Partial<HostOptions> = {}) {
   }, options);
 }
 
-Deno.test("a synchronous endless loop times out, its worker is replaced, other tools keep answering", async () => {
+Deno.test("a synchronous endless loop times out, its runner is replaced, other tools keep answering (H1)", async () => {
   await using p = await hostileProject();
   const outcome = await whileOtherAnswers(p, "loop", 1_500);
   assert.deepEqual(outcome, {
@@ -698,7 +703,7 @@ Deno.test("a synchronous endless loop times out, its worker is replaced, other t
     error: `tool "hostile" did not finish within 1500 ms: the call was stopped`,
   });
   assert.ok(
-    p.logs.includes("[tools] hostile: worker stopped answering; replaced"),
+    p.logs.includes("[tools] hostile: runner stopped answering; replaced"),
   );
 });
 
@@ -737,15 +742,16 @@ Deno.test("unhandled rejections in a tool are logged and end nothing", async () 
   );
 });
 
-Deno.test("a tool that exhausts its heap fails that call; the host and other tools live on", async () => {
+Deno.test("a tool that exhausts its heap fails that call at once; the host and other tools live on (H1)", async () => {
   await using p = await hostileProject({ heapMb: 64 });
-  const outcome = await whileOtherAnswers(p, "heap", 5_000);
-  // At its heap limit the runtime stops the call's JavaScript without an
-  // exception: the call ends at its timeout, the worker lives on.
+  const outcome = await whileOtherAnswers(p, "heap", 60_000);
+  // At its heap limit the runner process ends: the call fails then, not at
+  // its timeout, and the next call starts a new runner.
   assert.deepEqual(outcome, {
     ok: false,
-    status: "timeout",
-    error: `tool "hostile" did not finish within 5000 ms: the call was stopped`,
+    status: "error",
+    error:
+      `the runner of tool "hostile" ended while running the call: it ran out of memory (heap limit 64 MB); it is restarted on the next call`,
   });
 });
 
@@ -901,7 +907,7 @@ Deno.test("a tool touching Bun under Deno fails with a message saying how to run
   }
 });
 
-Deno.test("a tool's worker idle for idleMs is stopped and restarted on the next call", async () => {
+Deno.test("a tool's runner idle for idleMs is stopped and started again on the next call (H3)", async () => {
   await using p = await project({
     "beeuni.yaml": manifest(["counter"]),
     "tools/counter.ts": `let calls = 0;

@@ -26,3 +26,4 @@ export {
   stateDir,
 } from "./dirs.ts";
 export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
+export { RUNNER_MARKER } from "./runner_marker.ts";

@@ -1,8 +1,8 @@
 /**
  * The tool host: loads a project's tools (T1, T8, D1), lists what each agent
- * sees (D4, A2), runs calls (T2–T6, D2, D6) in workers it can stop, and
- * reloads in place (D5). The HTTP daemon and the CLI are thin layers over
- * it.
+ * sees (D4, A2), runs calls (T2–T6, D2, D6) in runner processes it can stop
+ * (H1) and confine (H2), bounds them (H3), and reloads in place (D5). The
+ * HTTP daemon, MCP and the CLI are thin layers over it.
  *
  * @example Call a tool of the project in the current folder
  * ```ts ignore
@@ -21,182 +21,46 @@
  * @module
  */
 
-import { mkdir, mkdtemp, rename, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import process from "node:process";
-import { pathToFileURL } from "node:url";
-import type { Worker } from "node:worker_threads";
-import { randomBytes } from "node:crypto";
-import {
-  agentMaySee,
-  type BeeuniToolName,
-  builtinToolUrl,
-  type Diagnostic,
-  findAgent,
-  type Harness,
-  type Manifest,
-  type ToolKind,
-  type ToolSet,
-} from "../manifest/mod.ts";
-import { loadProject, type Project } from "../project/mod.ts";
-import {
-  countLines,
-  MAX_OUTPUT_BYTES,
-  MAX_OUTPUT_LINES,
-  overLimits,
-  truncatedText,
-} from "./_output.ts";
-import type { Validator } from "./_schema.ts";
-import {
-  CallTicket,
-  Deadlines,
-  loadModules,
-  type ModuleRef,
-  type RawOutcome,
-  SpareWorkers,
-  startLoader,
-  ToolWorker,
-} from "./_pool.ts";
 import { errorMessage } from "../common/mod.ts";
-
-/** Options of {@linkcode createHost}. */
-export interface HostOptions {
-  /** The project root, absolute. */
-  directory: string;
-  /** The root manifest's path; found from `directory` upwards when omitted (M1). */
-  manifest?: string;
-  /** Validate arguments against each tool's `parameters` with Ajv (T2); off by default. */
-  validateArgs?: boolean;
-  /** Per-call timeout in milliseconds when a call gives none; default 300 000 (5 minutes). */
-  timeoutMs?: number;
-  /** How long importing the modules may take, in milliseconds; default 30 000. */
-  loadTimeoutMs?: number;
-  /** Heap limit of each tool worker, in MB; default 512. */
-  heapMb?: number;
-  /** A tool's worker idle this long is stopped, and restarted on its next call; default 600 000 (10 minutes). */
-  idleMs?: number;
-  /** The base environment of `context.env`; default: the process environment as it is when the host starts or reloads. */
-  env?: Record<string, string>;
-  /** The project's secrets by name, read afresh for every call (D6). */
-  secrets?: () => Record<string, string>;
-  /** Where full outputs of cut calls go (T6); default: a private folder made under the system's temporary folder. */
-  tmpDir?: string;
-  /** Where log lines go; default `console.error`. */
-  log?: (line: string) => void;
-  /** The harness whose visibility rules apply (A4, A6); default `experimental`. */
-  harness?: Harness;
-}
-
-/** A tool as an agent sees it. */
-export interface HostedTool {
-  /** The tool's name. */
-  name: string;
-  /** Its description, as the module gives it. */
-  description: string;
-  /** Its parameters' JSON Schema, as the module gives it. */
-  parameters: Record<string, unknown>;
-  /** `beeuni`, `beeuni (overridden)` or `project`. */
-  kind: ToolKind;
-  /** `beeuni:<name>` or the repo-relative module path. */
-  source: string;
-}
-
-/** One call of a tool. */
-export interface CallRequest {
-  /** The tool's name. */
-  name: string;
-  /** The arguments, passed to `execute` as they are. */
-  args: unknown;
-  /** The session the call belongs to (`context.sessionId`). */
-  sessionId: string;
-  /** The calling agent (`context.agent`). */
-  agent: string;
-  /** The session agent that started `agent` as a subagent (A4). */
-  parentAgent?: string;
-  /** Aborts the call: `context.signal` fires and the call ends as `aborted` (T5). */
-  signal?: AbortSignal;
-  /** This call's timeout in milliseconds; default {@linkcode HostOptions.timeoutMs}. */
-  timeoutMs?: number;
-}
-
-/** How a call ended. */
-export type CallOutcome =
-  | {
-    ok: true;
-    output: string;
-    truncated?: boolean;
-    size?: number;
-    path?: string;
-  }
-  | {
-    ok: false;
-    status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
-    error: string;
-  };
-
-/** What {@linkcode Host.reload} did. */
-export interface ReloadResult {
-  /** Whether the new manifest was valid and is now served. */
-  ok: boolean;
-  /** The new manifest's diagnostics (errors keep the old tool set serving). */
-  diagnostics: Diagnostic[];
-  /** Whether what agents see (tools, descriptions, parameters, load failures) changed. */
-  changed: boolean;
-  /** Why the reload failed when it was not the manifest's errors (for example, the manifest could not be read). */
-  error?: string;
-}
-
-/** A running tool host. */
-export interface Host {
-  /** The project root. */
-  readonly directory: string;
-  /** The tools that did not load, each with its reason (T8). */
-  loadErrors(): { name: string; reason: string }[];
-  /** The session's tool set as resolved from the manifest. */
-  toolSet(): ToolSet;
-  /** The diagnostics of the manifest now served. */
-  diagnostics(): Diagnostic[];
-  /** The manifest now served, as parsed (its agents, imports and positions). */
-  manifest(): Manifest;
-  /** The loaded tools `agent` sees, started by `parentAgent` when given (D4, A2, A4). */
-  list(agent?: string, parentAgent?: string): HostedTool[];
-  /** Runs one call; never rejects. */
-  call(request: CallRequest): Promise<CallOutcome>;
-  /** Aborts every running call of the session; returns how many. */
-  stopSession(sessionId: string): number;
-  /** How many calls are running. */
-  running(): number;
-  /** Re-reads the manifest and the modules and serves them, unless the manifest has errors (D5). */
-  reload(): Promise<ReloadResult>;
-  /** Stops every worker; running calls end with an error. */
-  close(): Promise<void>;
-  /** Same as {@linkcode Host.close}. */
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-interface LoadedTool extends HostedTool {
-  url: string;
-  validate?: Validator;
-}
-
-interface Runtime {
-  manifest: Manifest;
-  toolSet: ToolSet;
-  diagnostics: Diagnostic[];
-  tools: Map<string, LoadedTool>;
-  errors: { name: string; reason: string }[];
-  workers: Map<string, ToolWorker>;
-  /** The base of `context.env` for this runtime's calls. */
-  env: Record<string, string>;
-  /** Visibility decisions, by agent, parent and tool: the manifest does not change within a runtime. */
-  seen: Map<string, boolean>;
-  inflight: number;
-  drained?: () => void;
-}
+import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
+import { loadProject } from "../project/mod.ts";
+import { loadRuntime } from "../runtime/mod.ts";
+import { CallTicket } from "./_call_ticket.ts";
+import { confinement } from "./_confinement.ts";
+import { Deadlines } from "./_deadlines.ts";
+import { Generation, type LoadedTool } from "./_generation.ts";
+import { loadModules } from "./_loader.ts";
+import type { LoadReport, ToHost } from "./_protocol.ts";
+import { runnerCommand } from "./_runner_command.ts";
+import { runnerEntry } from "./_runner_entry.ts";
+import { RunnerPool } from "./_runner_pool.ts";
+import { RunnerProcess } from "./_runner_process.ts";
+import { Spill } from "./_spill.ts";
+import type { RunnerOutcome } from "./_tool_runner.ts";
+import type {
+  CallOutcome,
+  CallRequest,
+  Host,
+  HostedTool,
+  HostEvent,
+  HostOptions,
+  ReloadResult,
+} from "./types.ts";
 
 /** The default per-call timeout (5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** A usable timer length: positive, finite and within what timers accept. */
+function timeoutOf(requested: number | undefined, fallback: number): number {
+  const value = requested ?? fallback;
+  if (!Number.isFinite(value) || value <= 0) return fallback;
+  return Math.min(value, 2_147_483_647);
+}
 
 function baseEnv(options: HostOptions): Record<string, string> {
   const env: Record<string, string> = {};
@@ -204,76 +68,6 @@ function baseEnv(options: HostOptions): Record<string, string> {
     if (typeof value === "string") env[key] = value;
   }
   return env;
-}
-
-async function buildRuntime(
-  project: Project,
-  options: HostOptions,
-  heapMb: number,
-  log: (line: string) => void,
-  loader: Worker,
-): Promise<Runtime> {
-  const refs: ModuleRef[] = [];
-  const byName = new Map(project.toolSet.tools.map((t) => [t.name, t]));
-  for (const tool of project.toolSet.tools) {
-    if (tool.kind === "beeuni") {
-      const url = builtinToolUrl(tool.name as BeeuniToolName);
-      refs.push({ name: tool.name, url: url.href });
-    } else {
-      const path = resolve(project.root, tool.source);
-      refs.push({ name: tool.name, url: pathToFileURL(path).href });
-    }
-  }
-  const reports = await loadModules(
-    refs,
-    options.loadTimeoutMs ?? 30_000,
-    { heapMb, log },
-    loader,
-  );
-  // The loader checked that each schema compiles; Ajv is loaded here only
-  // when arguments are validated (T2).
-  const compile = options.validateArgs
-    ? (await import("./_schema.ts")).schemaCompiler()
-    : undefined;
-  const tools = new Map<string, LoadedTool>();
-  const errors: { name: string; reason: string }[] = [];
-  for (const report of reports) {
-    const resolved = byName.get(report.name)!;
-    if (!report.ok) {
-      errors.push({ name: report.name, reason: report.reason });
-      continue;
-    }
-    let validate: LoadedTool["validate"];
-    try {
-      validate = compile?.(report.parameters);
-    } catch (error) {
-      errors.push({
-        name: report.name,
-        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
-      });
-      continue;
-    }
-    tools.set(report.name, {
-      name: report.name,
-      description: report.description,
-      parameters: report.parameters,
-      kind: resolved.kind,
-      source: resolved.source,
-      url: refs.find((r) => r.name === report.name)!.url,
-      validate,
-    });
-  }
-  return {
-    manifest: project.manifest,
-    toolSet: project.toolSet,
-    diagnostics: project.diagnostics,
-    tools,
-    errors,
-    workers: new Map(),
-    env: baseEnv(options),
-    seen: new Map(),
-    inflight: 0,
-  };
 }
 
 function describeLoadErrors(
@@ -286,39 +80,49 @@ function describeLoadErrors(
   ];
 }
 
-function fingerprint(runtime: Runtime): string {
-  return JSON.stringify({
-    tools: [...runtime.tools.values()].map((t) => [
-      t.name,
-      t.kind,
-      t.source,
-      t.description,
-      t.parameters,
-    ]),
-    errors: runtime.errors,
-    agents: runtime.manifest.files.map((f) =>
-      f.agents.map((a) => [a.name, a.tools, a.secrets])
-    ),
+type RunnerStarter = (events: {
+  message(message: ToHost): void;
+  exit(reason: string): void;
+}) => RunnerProcess;
+
+/** How runner processes start for this host: the runtime, its flags and the paths tools may touch. */
+async function runnerStarter(
+  options: HostOptions,
+  tmpDir: string,
+  log: (line: string) => void,
+): Promise<RunnerStarter> {
+  const runtime = await loadRuntime();
+  const entry = runnerEntry();
+  const paths = confinement({
+    directory: options.directory,
+    builtinDir: dirname(fileURLToPath(builtinToolUrl("memory"))),
+    runnerDir: runtime.name === "node" ? entry.dir : undefined,
+    tmpDir,
+    allowRead: options.allowRead,
+    allowWrite: options.allowWrite,
+    denyRead: options.denyRead,
   });
-}
-
-async function closeRuntime(runtime: Runtime): Promise<void> {
-  await Promise.all([...runtime.workers.values()].map((w) => w.close()));
-  runtime.workers.clear();
-}
-
-/** A usable timer length: positive, finite and within what timers accept. */
-function timeoutOf(requested: number | undefined, fallback: number): number {
-  const value = requested ?? fallback;
-  if (!Number.isFinite(value) || value <= 0) return fallback;
-  return Math.min(value, 2_147_483_647);
+  const command = runnerCommand({
+    runtime: runtime.name,
+    execPath: runtime.execPath(),
+    entry,
+    heapMb: options.heapMb ?? 256,
+    allowRun: options.allowRun ?? false,
+    ...paths,
+  });
+  return (events) =>
+    new RunnerProcess({
+      ...command,
+      cwd: options.directory,
+      env: { ...baseEnv(options), TMPDIR: tmpDir },
+    }, { ...events, log: (line) => log(`[tools] ${line}`) });
 }
 
 /**
  * Creates a host for the project at `options.directory`: reads its
- * manifest, imports every tool module once to check it (T1, T8) and logs
- * the ones that did not load. Tools then run in workers of their own,
- * started on their first call.
+ * manifest, imports every tool module once in a loader process to check it
+ * (T1, T8) and logs the ones that did not load. Each tool's calls then run
+ * in a runner process of its own, started on its first call.
  *
  * Rejects only when there is no manifest to read; problems inside the
  * manifest are logged and the tools that resolve are served.
@@ -330,209 +134,302 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
   }
   const log = options.log ?? ((line: string) => console.error(line));
-  const harness: Harness = options.harness ?? "experimental";
-  const heapMb = options.heapMb ?? 512;
-  // Started now, so that it is up by the first call.
-  const spares = new SpareWorkers(heapMb);
-  const defaultTimeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
-  let tmpDir = options.tmpDir;
-  const outputDir = async (): Promise<string> => {
-    if (tmpDir === undefined) {
-      tmpDir = await mkdtemp(join(tmpdir(), "beeuni-tools-"));
-    } else await mkdir(tmpDir, { recursive: true, mode: 0o700 });
-    return tmpDir;
-  };
-
-  let current: Runtime;
-  // Starting a worker blocks this thread for a while: start the loader
-  // first, so that it boots (and imports Ajv) while the manifest is read,
-  // and the reserve worker while the loader imports the modules.
-  const loader = startLoader(heapMb);
-  const projectLoaded = loadProject({
-    cwd: options.directory,
-    manifest: options.manifest,
-    tracking: false,
-  });
+  const runnerTmp = await mkdtemp(join(tmpdir(), "beeuni-runner-"));
+  let start: RunnerStarter;
   try {
-    const project = await projectLoaded;
-    const built = buildRuntime(project, options, heapMb, log, loader);
-    spares.fill();
-    current = await built;
+    start = await runnerStarter(options, runnerTmp, log);
   } catch (error) {
-    await Promise.all([loader.terminate(), spares.close()]);
+    await rm(runnerTmp, { recursive: true, force: true });
     throw error;
   }
-  logManifestErrors(current.diagnostics);
-  for (const line of describeLoadErrors(current.errors)) log(line);
+  const state = new HostState(options, log, start, runnerTmp);
+  try {
+    await state.begin();
+  } catch (error) {
+    await state.close();
+    throw error;
+  }
+  return state.host();
+}
 
-  const sessions = new Map<string, Set<CallTicket>>();
-  const deadlines = new Deadlines();
-  let total = 0;
-  let closed = false;
-  let reloading: Promise<ReloadResult> | undefined;
+/** The host's moving parts: the generation served, the runners, the running calls. */
+class HostState {
+  readonly #options: HostOptions;
+  readonly #log: (line: string) => void;
+  readonly #start: RunnerStarter;
+  readonly #runnerTmp: string;
+  readonly #pool: RunnerPool;
+  readonly #deadlines = new Deadlines();
+  readonly #spill: Spill;
+  readonly #sessions = new Map<string, Set<CallTicket>>();
+  readonly #listeners = new Set<(event: HostEvent) => void>();
+  readonly #timeout: number;
+  #current!: Generation;
+  #loading!: Promise<void>;
+  #generations = 0;
+  #calls = 0;
+  #total = 0;
+  #closed = false;
+  #reloading?: Promise<ReloadResult>;
+  #compile?: Promise<
+    (schema: Record<string, unknown>) => LoadedTool["validate"]
+  >;
 
-  function logManifestErrors(diagnostics: Diagnostic[]): void {
+  constructor(
+    options: HostOptions,
+    log: (line: string) => void,
+    start: RunnerStarter,
+    runnerTmp: string,
+  ) {
+    this.#options = options;
+    this.#log = log;
+    this.#start = start;
+    this.#runnerTmp = runnerTmp;
+    this.#spill = new Spill(options.tmpDir);
+    this.#timeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.#pool = new RunnerPool({
+      maxRunners: options.maxRunners ?? 8,
+      memoryMb: options.runnerMemoryMb ?? 512,
+      idleMs: options.idleMs ?? 60_000,
+    }, {
+      start: (events) => this.#start(events),
+      deadlines: this.#deadlines,
+      log,
+      heapMb: options.heapMb ?? 256,
+      directory: options.directory,
+    });
+  }
+
+  /** Reads the project and starts loading it; waits for the load unless told not to. */
+  async begin(): Promise<void> {
+    const generation = await this.#read();
+    this.#current = generation;
+    this.#logManifestErrors(generation.diagnostics);
+    this.#loading = this.#load(generation).then(() => {
+      for (const line of describeLoadErrors(generation.loadErrors())) {
+        this.#log(line);
+      }
+    });
+    if (this.#options.waitForLoad !== false) await this.#loading;
+  }
+
+  async #read(): Promise<Generation> {
+    const project = await loadProject({
+      cwd: this.#options.directory,
+      manifest: this.#options.manifest,
+      tracking: false,
+    });
+    return new Generation(++this.#generations, project);
+  }
+
+  #logManifestErrors(diagnostics: Diagnostic[]): void {
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (errors.length === 0) return;
-    log(`[tools] the manifest has errors`);
+    this.#log(`[tools] the manifest has errors`);
     for (const d of errors) {
-      log(`[tools]   ${d.file}:${d.line}:${d.col}: ${d.message}`);
+      this.#log(`[tools]   ${d.file}:${d.line}:${d.col}: ${d.message}`);
     }
   }
 
-  function visible(
-    runtime: Runtime,
-    tool: string,
-    agent: string | undefined,
-    parentAgent: string | undefined,
-  ): boolean {
-    if (agent === undefined) return true;
-    const key = parentAgent === undefined
-      ? `${agent}\0${tool}`
-      : `${agent}\0${tool}\0${parentAgent}`;
-    let allowed = runtime.seen.get(key);
-    if (allowed === undefined) {
-      allowed = agentMaySee(tool, {
-        agent: findAgent(runtime.manifest, agent),
-        parent: parentAgent === undefined
-          ? undefined
-          : findAgent(runtime.manifest, parentAgent),
-        harness,
+  /** Checks a reported schema with Ajv (T1, T8; T2 keeps the validator). */
+  async #accept(generation: Generation, report: LoadReport): Promise<void> {
+    if (!report.ok) {
+      generation.record(report);
+      return;
+    }
+    const resolved = generation.toolSet.tools.find((t) =>
+      t.name === report.name
+    )!;
+    this.#compile ??= import("./_schema.ts").then((m) => m.schemaCompiler());
+    let validate: LoadedTool["validate"];
+    try {
+      const compiled = (await this.#compile)(report.parameters);
+      if (this.#options.validateArgs) validate = compiled;
+    } catch (error) {
+      generation.record({
+        name: report.name,
+        ok: false,
+        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
       });
-      if (runtime.seen.size >= 10_000) runtime.seen.clear();
-      runtime.seen.set(key, allowed);
+      return;
     }
-    return allowed;
+    generation.record(report, {
+      name: report.name,
+      description: report.description,
+      parameters: report.parameters,
+      kind: resolved.kind,
+      source: resolved.source,
+      validate,
+    });
   }
 
-  /** The secrets `agent` is granted, read afresh (D6); `undefined` when none. */
-  function grantedSecrets(
-    runtime: Runtime,
+  async #load(generation: Generation): Promise<void> {
+    const accepted: Promise<void>[] = [];
+    await loadModules([...generation.modules.values()], {
+      start: this.#start,
+      timeoutMs: timeoutOf(this.#options.loadTimeoutMs, 10_000),
+      onReport: (report) => accepted.push(this.#accept(generation, report)),
+    });
+    await Promise.all(accepted);
+  }
+
+  #emit(event: HostEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  /** The secrets `agent` is granted, read afresh (D6), and the runner key part for them. */
+  #secrets(
+    generation: Generation,
     agent: string,
-  ): Record<string, string> | undefined {
-    if (!options.secrets) return undefined;
-    const entry = findAgent(runtime.manifest, agent);
-    if (!entry) return undefined;
-    const grant = entry.secrets;
-    if (grant !== "all" && grant.length === 0) return undefined;
-    const secrets = options.secrets();
-    if (grant === "all") return { ...secrets };
-    const granted: Record<string, string> = {};
-    for (const ref of grant) {
-      const value = secrets[ref.name];
-      if (typeof value === "string") granted[ref.name] = value;
+  ): { key: string; secrets?: Record<string, string> } {
+    const grant = generation.grant(agent);
+    if (grant === undefined || !this.#options.secrets) return { key: "" };
+    const all = this.#options.secrets();
+    if (grant === "*") return { key: "*", secrets: { ...all } };
+    const secrets: Record<string, string> = {};
+    for (const name of grant) {
+      if (typeof all[name] === "string") secrets[name] = all[name];
     }
-    return granted;
+    return { key: grant.join(","), secrets };
   }
 
-  async function shapeOutput(tool: string, text: string): Promise<CallOutcome> {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit, and a text has at most
-    // one line per unit: short outputs skip the byte count (T6).
-    if (
-      text.length <= MAX_OUTPUT_LINES ||
-      (text.length * 3 <= MAX_OUTPUT_BYTES &&
-        countLines(text) <= MAX_OUTPUT_LINES)
-    ) return { ok: true, output: text };
-    const bytes = new TextEncoder().encode(text).length;
-    if (!overLimits(text, bytes)) return { ok: true, output: text };
-    const dir = await outputDir();
-    const base = `${tool}-${Date.now()}-${randomBytes(4).toString("hex")}.txt`;
-    const path = join(dir, base);
-    const temp = join(dir, `.${base}.tmp`);
-    await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, path);
-    const cut = truncatedText(text, path);
+  async #shape(name: string, raw: RunnerOutcome): Promise<CallOutcome> {
+    if (!raw.ok) {
+      const cut = await this.#spill.shape(`${name}-error`, raw.error);
+      return cut.truncated
+        ? {
+          ...raw,
+          error: cut.text,
+          truncated: true,
+          size: cut.size,
+          path: cut.path,
+        }
+        : raw;
+    }
+    const cut = await this.#spill.shape(name, raw.output);
+    const outcome: CallOutcome = { ok: true, output: cut.text };
+    if (cut.truncated) {
+      outcome.truncated = true;
+      outcome.size = cut.size;
+      outcome.path = cut.path;
+    } else if (raw.object) {
+      outcome.structured = JSON.parse(raw.output);
+    }
+    if (raw.content) outcome.content = raw.content;
+    return outcome;
+  }
+
+  async #checkArgs(
+    generation: Generation,
+    request: CallRequest,
+  ): Promise<CallOutcome | undefined> {
+    if (!this.#options.validateArgs) return undefined;
+    await generation.whenSettled(request.name);
+    const tool = generation.tools.get(request.name);
+    if (!tool?.validate || tool.validate(request.args)) return undefined;
+    const { argumentErrors } = await import("./_schema.ts");
     return {
-      ok: true,
-      output: cut.text,
-      truncated: true,
-      size: cut.size,
-      path,
+      ok: false,
+      status: "error",
+      error: `invalid arguments for tool "${tool.name}": ${
+        argumentErrors(tool.validate.errors)
+      }`,
     };
   }
 
-  async function run(request: CallRequest): Promise<CallOutcome> {
-    const runtime = current;
-    const tool = runtime.tools.get(request.name);
-    if (!tool) {
+  /** Why `request` may not run on `generation`, or `undefined` when it may. */
+  #refusal(
+    generation: Generation,
+    request: CallRequest,
+  ): CallOutcome | undefined {
+    const name = request.name;
+    if (!generation.modules.has(name) || generation.failed.has(name)) {
       return {
         ok: false,
         status: "not_found",
-        error: `Tool ${request.name} not found`,
+        error: `Tool ${name} not found`,
       };
     }
-    if (!visible(runtime, tool.name, request.agent, request.parentAgent)) {
+    const harness = this.#options.harness ?? "experimental";
+    if (
+      !generation.visible(name, request.agent, request.parentAgent, harness)
+    ) {
       return {
         ok: false,
         status: "forbidden",
-        error: `agent "${request.agent}" may not use tool "${tool.name}"${
+        error: `agent "${request.agent}" may not use tool "${name}"${
           request.parentAgent === undefined
             ? ""
             : ` (started by agent "${request.parentAgent}")`
         }: it is not in the agent's tools`,
       };
     }
-    if (options.validateArgs && tool.validate && !tool.validate(request.args)) {
-      return {
-        ok: false,
-        status: "error",
-        error: `invalid arguments for tool "${tool.name}": ${
-          (await import("./_schema.ts")).argumentErrors(
-            tool.validate.errors,
-          )
-        }`,
-      };
-    }
+    return undefined;
+  }
+
+  async #run(request: CallRequest): Promise<CallOutcome> {
+    const generation = this.#current;
+    const refused = this.#refusal(generation, request) ??
+      await this.#checkArgs(generation, request);
+    if (refused) return refused;
     const ticket = new CallTicket();
     const outer = request.signal;
-    const onOuterAbort = () => ticket.abort();
-    if (outer) {
-      if (outer.aborted) ticket.aborted = true;
-      else outer.addEventListener("abort", onOuterAbort, { once: true });
-    }
-    let set = sessions.get(request.sessionId);
-    if (!set) sessions.set(request.sessionId, set = new Set());
-    set.add(ticket);
-    runtime.inflight++;
-    total++;
+    const onAbort = () => ticket.abort();
+    if (outer?.aborted) ticket.aborted = true;
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    let session = this.#sessions.get(request.sessionId);
+    if (!session) this.#sessions.set(request.sessionId, session = new Set());
+    session.add(ticket);
+    generation.enter();
+    this.#total++;
     try {
-      let worker = runtime.workers.get(tool.name);
-      if (!worker) {
-        worker = new ToolWorker(tool.name, tool.url, {
-          heapMb,
-          log,
-          spares,
-          idleMs: options.idleMs,
-          env: runtime.env,
-          deadlines,
-          directory: options.directory,
-        });
-        runtime.workers.set(tool.name, worker);
-      }
-      const raw: RawOutcome = await worker.call(
-        request.args,
-        request.sessionId,
-        request.agent,
-        grantedSecrets(runtime, request.agent),
-        timeoutOf(request.timeoutMs, defaultTimeout),
-        ticket,
+      const { key, secrets } = this.#secrets(generation, request.agent);
+      const runner = this.#pool.runner(
+        `${generation.id}\0${request.name}\0${key}`,
+        generation.modules.get(request.name)!,
       );
-      if (!raw.ok) return raw;
-      return await shapeOutput(tool.name, raw.output);
+      const raw = await runner.call({
+        args: request.args,
+        sessionId: request.sessionId,
+        agent: request.agent,
+        secrets,
+        timeoutMs: timeoutOf(request.timeoutMs, this.#timeout),
+        ticket,
+        onProgress: request.onProgress,
+      });
+      return await this.#shape(request.name, raw);
     } finally {
-      outer?.removeEventListener("abort", onOuterAbort);
-      set.delete(ticket);
-      if (set.size === 0) sessions.delete(request.sessionId);
-      runtime.inflight--;
-      total--;
-      if (runtime.inflight === 0) runtime.drained?.();
+      outer?.removeEventListener("abort", onAbort);
+      session.delete(ticket);
+      if (session.size === 0) this.#sessions.delete(request.sessionId);
+      this.#total--;
+      generation.leave();
     }
   }
 
-  async function call(request: CallRequest): Promise<CallOutcome> {
+  async call(request: CallRequest): Promise<CallOutcome> {
     const started = performance.now();
+    const id = String(++this.#calls);
+    const watched = this.#listeners.size > 0;
+    if (watched) {
+      this.#emit({
+        type: "call-start",
+        id,
+        name: request.name,
+        agent: request.agent,
+        sessionId: request.sessionId,
+        args: request.args,
+        startedAt: Date.now(),
+      });
+    }
     let outcome: CallOutcome;
-    if (closed) {
+    if (this.#closed) {
       outcome = {
         ok: false,
         status: "error",
@@ -540,7 +437,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       };
     } else {
       try {
-        outcome = await run(request);
+        outcome = await this.#run(request);
       } catch (error) {
         outcome = {
           ok: false,
@@ -553,97 +450,116 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const result = outcome.ok
       ? (outcome.truncated ? "ok (truncated)" : "ok")
       : outcome.status;
-    log(
+    this.#log(
       `[tools] call ${request.name} agent=${request.agent} session=${request.sessionId} ${ms}ms ${result}`,
     );
+    if (watched) {
+      this.#emit({
+        type: "call-end",
+        id,
+        name: request.name,
+        agent: request.agent,
+        sessionId: request.sessionId,
+        durationMs: ms,
+        outcome,
+      });
+    }
     return outcome;
   }
 
-  async function doReload(): Promise<ReloadResult> {
-    let next: Runtime;
+  async #reload(): Promise<ReloadResult> {
+    let next: Generation;
     try {
-      const project = await loadProject({
-        cwd: options.directory,
-        manifest: options.manifest,
-        tracking: false,
-      });
-      const errors = project.diagnostics.filter((d) => d.severity === "error");
+      next = await this.#read();
+      const errors = next.diagnostics.filter((d) => d.severity === "error");
       if (errors.length > 0) {
-        logManifestErrors(project.diagnostics);
-        log("[tools] reload refused: the old tool set keeps serving");
-        return { ok: false, diagnostics: project.diagnostics, changed: false };
+        this.#logManifestErrors(next.diagnostics);
+        this.#log("[tools] reload refused: the old tool set keeps serving");
+        return { ok: false, diagnostics: next.diagnostics, changed: false };
       }
-      next = await buildRuntime(
-        project,
-        options,
-        heapMb,
-        log,
-        startLoader(heapMb),
-      );
+      await this.#load(next);
     } catch (error) {
       const message = errorMessage(error);
-      log(`[tools] reload refused: ${message}`);
+      this.#log(`[tools] reload refused: ${message}`);
       return { ok: false, diagnostics: [], changed: false, error: message };
     }
-    if (closed) {
-      await closeRuntime(next);
+    if (this.#closed) {
       return { ok: false, diagnostics: next.diagnostics, changed: false };
     }
-    const old = current;
-    const changed = fingerprint(old) !== fingerprint(next);
-    current = next;
-    for (const line of describeLoadErrors(next.errors)) log(line);
-    if (old.inflight > 0) {
-      await new Promise<void>((resolve) => old.drained = resolve);
-    }
-    await closeRuntime(old);
+    const old = this.#current;
+    await this.#loading.catch(() => {});
+    const changed = old.fingerprint() !== next.fingerprint();
+    this.#current = next;
+    this.#loading = Promise.resolve();
+    for (const line of describeLoadErrors(next.loadErrors())) this.#log(line);
+    await old.drained();
+    this.#pool.closeWhere(`${old.id}\0`);
     return { ok: true, diagnostics: next.diagnostics, changed };
   }
 
-  const host: Host = {
-    directory: options.directory,
-    loadErrors: () => current.errors.map((e) => ({ ...e })),
-    toolSet: () => current.toolSet,
-    diagnostics: () => current.diagnostics,
-    manifest: () => current.manifest,
-    list(agent?: string, parentAgent?: string): HostedTool[] {
-      const runtime = current;
-      return [...runtime.tools.values()]
-        .filter((t) => visible(runtime, t.name, agent, parentAgent))
-        .map((t) => ({
-          name: t.name,
-          description: t.description,
-          parameters: t.parameters,
-          kind: t.kind,
-          source: t.source,
-        }));
-    },
-    call,
-    stopSession(sessionId: string): number {
-      const set = sessions.get(sessionId);
-      if (!set) return 0;
-      const count = set.size;
-      for (const ticket of [...set]) ticket.abort();
-      return count;
-    },
-    running: () => total,
-    reload(): Promise<ReloadResult> {
-      const previous = reloading ?? Promise.resolve();
-      const next = previous.catch(() => {}).then(doReload);
-      reloading = next;
-      return next;
-    },
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      await reloading?.catch(() => {});
-      await closeRuntime(current);
-      await spares.close();
-      deadlines.stop();
-    },
-    [Symbol.asyncDispose](): Promise<void> {
-      return host.close();
-    },
-  };
-  return host;
+  reload(): Promise<ReloadResult> {
+    const previous = this.#reloading ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(() => this.#reload()).then(
+      (result) => {
+        this.#emit({ type: "reload", ok: result.ok, changed: result.changed });
+        return result;
+      },
+    );
+    this.#reloading = next;
+    return next;
+  }
+
+  list(agent?: string, parentAgent?: string): HostedTool[] {
+    const generation = this.#current;
+    const harness = this.#options.harness ?? "experimental";
+    return generation.loaded()
+      .filter((t) => generation.visible(t.name, agent, parentAgent, harness))
+      .map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        kind: t.kind,
+        source: t.source,
+      }));
+  }
+
+  stopSession(sessionId: string): number {
+    const session = this.#sessions.get(sessionId);
+    if (!session) return 0;
+    const count = session.size;
+    for (const ticket of [...session]) ticket.abort();
+    return count;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#reloading?.catch(() => {});
+    this.#pool.close();
+    this.#deadlines.stop();
+    await rm(this.#runnerTmp, { recursive: true, force: true }).catch(() => {});
+  }
+
+  host(): Host {
+    const host: Host = {
+      directory: this.#options.directory,
+      loadErrors: () => this.#current.loadErrors(),
+      toolSet: () => this.#current.toolSet,
+      diagnostics: () => this.#current.diagnostics,
+      manifest: () => this.#current.manifest,
+      list: (agent, parentAgent) => this.list(agent, parentAgent),
+      ready: () => this.#loading,
+      call: (request) => this.call(request),
+      stopSession: (sessionId) => this.stopSession(sessionId),
+      running: () => this.#total,
+      reload: () => this.reload(),
+      subscribe: (listener) => {
+        this.#listeners.add(listener);
+        return () => void this.#listeners.delete(listener);
+      },
+      close: () => this.close(),
+      [Symbol.asyncDispose]: () => this.close(),
+    };
+    return host;
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The host stage: loads a project's tools (T1, T8, D1), lists what each
- * agent sees (D4, A2), runs calls (T2-T6, D2, D6) where a tool cannot take
- * the others down, and reloads in place (D5).
+ * agent sees (D4, A2), runs calls (T2-T6, D2, D6) in runner processes it
+ * can stop, confine and bound (H1-H4), and reloads in place (D5).
  *
  * @module
  */
@@ -10,11 +10,14 @@ export { defineTool, type Tool, type ToolContext } from "./tool.ts";
 export {
   type CallOutcome,
   type CallRequest,
-  createHost,
-  DEFAULT_TIMEOUT_MS,
+  type ContentBlock,
   type Host,
   type HostedTool,
+  type HostEvent,
   type HostOptions,
+  type ProgressUpdate,
   type ReloadResult,
-} from "./create_host.ts";
-export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./_output.ts";
+} from "./types.ts";
+export { createHost, DEFAULT_TIMEOUT_MS } from "./create_host.ts";
+export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./_truncate.ts";
+export { runRunner } from "./_runner_main.ts";

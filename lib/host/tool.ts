@@ -35,6 +35,12 @@ export interface ToolContext {
   env: Record<string, string>;
   /** Aborts when the user stops the turn, the caller goes away or the call times out. */
   signal: AbortSignal;
+  /**
+   * Reports how far the call is (`progress` of `total`, with a message);
+   * sent to callers that asked for progress (MCP `progressToken`), a no-op
+   * for the others.
+   */
+  progress(progress: number, total?: number, message?: string): void;
 }
 
 /**

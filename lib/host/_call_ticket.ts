@@ -1,0 +1,19 @@
+// The host's handle on one call, to abort it wherever it is.
+
+/**
+ * The host's handle on one call: `abort()` stops it (T5). The host may
+ * abort before the call is sent; the runner wires `cancel` once it is.
+ */
+export class CallTicket {
+  /** Whether the call was aborted. */
+  aborted = false;
+  /** Set by the runner while the call runs. */
+  cancel?: () => void;
+
+  /** Aborts the call: its `context.signal` fires and it ends as aborted. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.cancel?.();
+  }
+}

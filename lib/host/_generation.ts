@@ -1,0 +1,183 @@
+// One generation of a host's tools: what one reading of the manifest
+// declared, what of it loaded, and the calls running on it. A reload builds
+// the next generation beside this one and swaps them once it has loaded.
+
+import {
+  agentMaySee,
+  builtinToolUrl,
+  type Diagnostic,
+  findAgent,
+  type Harness,
+  isBeeuniTool,
+  type Manifest,
+  type ToolSet,
+} from "../manifest/mod.ts";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import type { LoadReport, ModuleRef } from "./_protocol.ts";
+import type { Validator } from "./_schema.ts";
+import type { HostedTool } from "./types.ts";
+
+/** A tool whose module loaded. */
+export interface LoadedTool extends HostedTool {
+  /** Its validator, when arguments are validated (T2). */
+  validate?: Validator;
+}
+
+/** What a project reading gives a generation. */
+export interface GenerationSource {
+  root: string;
+  manifest: Manifest;
+  toolSet: ToolSet;
+  diagnostics: Diagnostic[];
+}
+
+/** One generation of a host's tools. */
+export class Generation {
+  /** Its number, unique within the host. */
+  readonly id: number;
+  /** The manifest it serves. */
+  readonly manifest: Manifest;
+  /** The tool set the manifest resolves to. */
+  readonly toolSet: ToolSet;
+  /** The manifest's diagnostics. */
+  readonly diagnostics: Diagnostic[];
+  /** Every declared tool's module, by name, in tool-set order. */
+  readonly modules: Map<string, ModuleRef>;
+  /** The tools that loaded, in the order they were reported. */
+  readonly tools: Map<string, LoadedTool> = new Map();
+  /** The tools that did not load, with why. */
+  readonly failed: Map<string, string> = new Map();
+  /** Calls running on this generation. */
+  inflight = 0;
+  #drained?: () => void;
+  #waiting = new Map<string, (() => void)[]>();
+  #seen = new Map<string, boolean>();
+
+  /** A generation for `source`, numbered `id`. */
+  constructor(id: number, source: GenerationSource) {
+    this.id = id;
+    this.manifest = source.manifest;
+    this.toolSet = source.toolSet;
+    this.diagnostics = source.diagnostics;
+    this.modules = new Map(
+      source.toolSet.tools.map((tool) => [tool.name, {
+        name: tool.name,
+        url: tool.kind === "beeuni" && isBeeuniTool(tool.name)
+          ? builtinToolUrl(tool.name).href
+          : pathToFileURL(resolve(source.root, tool.source)).href,
+      }]),
+    );
+  }
+
+  /** Records one module's load report (the first report of a name counts). */
+  record(report: LoadReport, tool?: LoadedTool): void {
+    if (this.tools.has(report.name) || this.failed.has(report.name)) return;
+    if (!report.ok) this.failed.set(report.name, report.reason);
+    else if (tool) this.tools.set(report.name, tool);
+    for (const wake of this.#waiting.get(report.name) ?? []) wake();
+    this.#waiting.delete(report.name);
+  }
+
+  /** Whether `name`'s module has been reported on. */
+  settled(name: string): boolean {
+    return this.tools.has(name) || this.failed.has(name);
+  }
+
+  /** Resolves once `name`'s module has been reported on. */
+  whenSettled(name: string): Promise<void> {
+    if (this.settled(name)) return Promise.resolve();
+    return new Promise((wake) => {
+      const list = this.#waiting.get(name) ?? [];
+      list.push(wake);
+      this.#waiting.set(name, list);
+    });
+  }
+
+  /** The tools that did not load, in tool-set order. */
+  loadErrors(): { name: string; reason: string }[] {
+    return [...this.modules.keys()]
+      .filter((name) => this.failed.has(name))
+      .map((name) => ({ name, reason: this.failed.get(name)! }));
+  }
+
+  /** The loaded tools, in tool-set order. */
+  loaded(): LoadedTool[] {
+    return [...this.modules.keys()]
+      .map((name) => this.tools.get(name))
+      .filter((tool): tool is LoadedTool => tool !== undefined);
+  }
+
+  /** Whether `agent` (started by `parent`) may see `tool` (D4, A2, A4, A6). */
+  visible(
+    tool: string,
+    agent: string | undefined,
+    parent: string | undefined,
+    harness: Harness,
+  ): boolean {
+    if (agent === undefined) return true;
+    const key = parent === undefined
+      ? `${agent}\0${tool}`
+      : `${agent}\0${tool}\0${parent}`;
+    let allowed = this.#seen.get(key);
+    if (allowed === undefined) {
+      allowed = agentMaySee(tool, {
+        agent: findAgent(this.manifest, agent),
+        parent: parent === undefined
+          ? undefined
+          : findAgent(this.manifest, parent),
+        harness,
+      });
+      if (this.#seen.size >= 10_000) this.#seen.clear();
+      this.#seen.set(key, allowed);
+    }
+    return allowed;
+  }
+
+  /**
+   * The secret names `agent` is granted (D6): `"*"` for all, a sorted list,
+   * or `undefined` for none. Calls of agents with the same grant share a
+   * runner; others never do (H2).
+   */
+  grant(agent: string): "*" | string[] | undefined {
+    const entry = findAgent(this.manifest, agent);
+    if (!entry) return undefined;
+    if (entry.secrets === "all") return "*";
+    if (entry.secrets.length === 0) return undefined;
+    return [...new Set(entry.secrets.map((ref) => ref.name))].sort();
+  }
+
+  /** Counts a call in. */
+  enter(): void {
+    this.inflight++;
+  }
+
+  /** Counts a call out. */
+  leave(): void {
+    this.inflight--;
+    if (this.inflight === 0) this.#drained?.();
+  }
+
+  /** Resolves once no call runs on this generation. */
+  drained(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((done) => this.#drained = done);
+  }
+
+  /** What agents see of this generation, to tell whether a reload changed it. */
+  fingerprint(): string {
+    return JSON.stringify({
+      tools: this.loaded().map((t) => [
+        t.name,
+        t.kind,
+        t.source,
+        t.description,
+        t.parameters,
+      ]),
+      errors: this.loadErrors(),
+      agents: this.manifest.files.map((f) =>
+        f.agents.map((a) => [a.name, a.tools, a.secrets])
+      ),
+    });
+  }
+}

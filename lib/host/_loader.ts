@@ -1,0 +1,99 @@
+// Reading every tool module's metadata (T1, T8) in a runner process of its
+// own: the modules are imported one at a time, so a module that hangs or
+// ends the process at import is known by name, left out after its timeout
+// (once, H1), and the rest load in a fresh process.
+
+import type { LoadReport, ModuleRef, ToHost } from "./_protocol.ts";
+import type { RunnerProcess } from "./_runner_process.ts";
+
+/** What loading needs from the host. */
+export interface LoaderOptions {
+  /** Starts a runner process whose messages go to `events`. */
+  start(events: {
+    message(message: ToHost): void;
+    exit(reason: string): void;
+  }): RunnerProcess;
+  /** How long one module's import may take, in milliseconds. */
+  timeoutMs: number;
+  /** Called with each report as it arrives. */
+  onReport?(report: LoadReport): void;
+}
+
+/** Loads `modules` in one process; resolves to the reports it got and the module it was stuck on, if any. */
+function loadIn(
+  modules: ModuleRef[],
+  options: LoaderOptions,
+  reports: Map<string, LoadReport>,
+): Promise<{ stuck?: string; reason?: string }> {
+  return new Promise((resolve) => {
+    let current: string | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const finish = (result: { stuck?: string; reason?: string }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      runner.kill();
+      resolve(result);
+    };
+    const runner = options.start({
+      message(message) {
+        if (message.t === "loading") {
+          current = message.name;
+          clearTimeout(timer);
+          timer = setTimeout(() =>
+            finish({
+              stuck: message.name,
+              reason:
+                `importing the module did not finish within ${options.timeoutMs} ms`,
+            }), options.timeoutMs);
+        } else if (message.t === "loaded") {
+          const { t: _, ...report } = message;
+          clearTimeout(timer);
+          current = undefined;
+          reports.set(report.name, report);
+          options.onReport?.(report);
+        } else if (message.t === "load-done") finish({});
+      },
+      exit(reason) {
+        finish({
+          stuck: current,
+          reason: `the module ended the process that imported it (${reason})`,
+        });
+      },
+    });
+    if (!runner.send({ t: "load", modules })) {
+      finish({ reason: "the loader process could not be reached" });
+    }
+  });
+}
+
+/**
+ * Imports each module once and reports its description and parameters or
+ * why it is not a tool, in the order of `modules`.
+ */
+export async function loadModules(
+  modules: ModuleRef[],
+  options: LoaderOptions,
+): Promise<LoadReport[]> {
+  const reports = new Map<string, LoadReport>();
+  let left = modules;
+  while (left.length > 0) {
+    const { stuck, reason } = await loadIn(left, options, reports);
+    if (stuck !== undefined && reason !== undefined) {
+      const report: LoadReport = { name: stuck, ok: false, reason };
+      reports.set(stuck, report);
+      options.onReport?.(report);
+    } else if (reason !== undefined) {
+      // The process never got going: every module left fails alike.
+      for (const module of left) {
+        if (reports.has(module.name)) continue;
+        const report: LoadReport = { name: module.name, ok: false, reason };
+        reports.set(module.name, report);
+        options.onReport?.(report);
+      }
+    }
+    left = left.filter((module) => !reports.has(module.name));
+  }
+  return modules.map((module) => reports.get(module.name)!);
+}

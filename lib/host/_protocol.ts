@@ -1,0 +1,80 @@
+// The messages between the host and a tool runner process, one type per
+// direction. They travel over the runner's IPC channel as JSON.
+
+/** A module to import: the tool's name and its absolute `file:` URL. */
+export interface ModuleRef {
+  /** The tool's name. */
+  name: string;
+  /** Absolute `file:` URL of the module. */
+  url: string;
+}
+
+/** One block of a tool's result that is not plain text. */
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string };
+
+/** A call for the runner to run. */
+export interface CallMessage {
+  t: "call";
+  /** The host's id of the call, unique per runner. */
+  id: number;
+  /** The arguments, as the caller gave them. */
+  args: unknown;
+  /** `context.sessionId`. */
+  sessionId: string;
+  /** `context.agent`. */
+  agent: string;
+  /** The secrets granted to the agent, read for this call; absent when none. */
+  secrets?: Record<string, string>;
+  /** Whether the caller wants `context.progress` reports. */
+  progress: boolean;
+}
+
+/** What the host sends a runner. */
+export type ToRunner =
+  | { t: "init"; module: ModuleRef; directory: string }
+  | { t: "load"; modules: ModuleRef[] }
+  | CallMessage
+  | { t: "abort"; id: number }
+  | { t: "ping"; id: number };
+
+/** A module's metadata, or why it is not a tool (T1, T8). */
+export type LoadReport =
+  | {
+    name: string;
+    ok: true;
+    description: string;
+    parameters: Record<string, unknown>;
+  }
+  | { name: string; ok: false; reason: string };
+
+/** How one call ended, as the runner saw it. */
+export type CallResult =
+  | {
+    ok: true;
+    /** What the model reads (T3): the string returned, or indented JSON. */
+    output: string;
+    /** Whether the tool returned a plain JSON object (`output` is its JSON). */
+    object?: true;
+    /** The blocks of a `{ content: [...] }` result. */
+    content?: ContentBlock[];
+  }
+  | { ok: false; error: string };
+
+/** What a runner sends the host. */
+export type ToHost =
+  | { t: "ready" }
+  | { t: "loading"; name: string }
+  | ({ t: "loaded" } & LoadReport)
+  | { t: "load-done" }
+  | ({ t: "result"; id: number } & CallResult)
+  | {
+    t: "progress";
+    id: number;
+    progress: number;
+    total?: number;
+    message?: string;
+  }
+  | { t: "log"; text: string }
+  | { t: "pong"; id: number };

@@ -1,0 +1,237 @@
+// A tool runner: the process the host starts to import tool modules and run
+// their calls (H1, H2). Its messages with the host go over the IPC channel;
+// what tools print goes to its own stdout and stderr, which the host logs.
+//
+// Two jobs, set by the first message: `load` imports every module it is
+// sent, one at a time, and reports each (T1, T8); `init` imports one tool
+// and then runs its calls, each with its own context (T5).
+
+import process from "node:process";
+import { returnedResult, thrownMessage } from "./_outcome.ts";
+import type { CallMessage, ModuleRef, ToHost, ToRunner } from "./_protocol.ts";
+import {
+  describeFailure,
+  importTool,
+  toolMetadata,
+  type ToolModule,
+} from "./_tool_module.ts";
+
+function send(message: ToHost): void {
+  try {
+    process.send?.(message);
+  } catch {
+    // The host is gone: the parent watch below ends this process.
+  }
+}
+
+class ExitError extends Error {
+  constructor(how: string, code: unknown) {
+    super(
+      `the tool called ${how}(${
+        code === undefined ? "" : String(code)
+      }): a tool may not end the process; throw an Error to fail the call instead`,
+    );
+    this.name = "Error";
+  }
+}
+
+/** Ends this runner and every process it started (its process group). */
+function endGroup(code: number): never {
+  try {
+    process.kill(-process.pid, "SIGKILL");
+  } catch {
+    // Not allowed to signal (no children can exist then) or already gone.
+  }
+  realExit(code);
+}
+
+const realExit: (code: number) => never = process.exit.bind(process);
+const realKill = process.kill.bind(process);
+const parent = process.ppid;
+
+/** Turns exits into errors, keeps stray rejections from ending the runner, and guards the host's process. */
+function installGuards(): void {
+  process.exit = ((code?: number) => {
+    throw new ExitError("process.exit", code);
+  }) as typeof process.exit;
+  const deno = (globalThis as Record<string, unknown>).Deno as
+    | Record<string, unknown>
+    | undefined;
+  if (deno) {
+    try {
+      deno.exit = (code?: number) => {
+        throw new ExitError("Deno.exit", code);
+      };
+    } catch {
+      // Frozen: an exit then ends only this runner, which the host sees.
+    }
+  }
+  // Where the runtime does not refuse it, a tool could signal the host.
+  process.kill = ((pid: number, signal?: string | number) => {
+    if (
+      pid === parent || pid === 0 || pid === -1 ||
+      pid < -1 && -pid !== process.pid
+    ) {
+      throw new Error(
+        `a tool may not signal process ${pid}: only processes it started`,
+      );
+    }
+    return realKill(pid, signal);
+  }) as typeof process.kill;
+  process.on("unhandledRejection", (reason: unknown) => {
+    send({ t: "log", text: `unhandled rejection: ${thrownMessage(reason)}` });
+  });
+  process.on("uncaughtException", (error: unknown) => {
+    send({ t: "log", text: `uncaught exception: ${thrownMessage(error)}` });
+  });
+  // The host gone (its IPC channel closed, or this process adopted by
+  // another): end this runner and what it started.
+  process.on("disconnect", () => endGroup(0));
+  setInterval(() => {
+    if (process.ppid !== parent) endGroup(0);
+  }, 500).unref?.();
+}
+
+async function loadAll(modules: ModuleRef[]): Promise<void> {
+  for (const { name, url } of modules) {
+    send({ t: "loading", name });
+    const result = await importTool(url);
+    if ("reason" in result) {
+      send({ t: "loaded", name, ok: false, reason: result.reason });
+      continue;
+    }
+    const metadata = toolMetadata(result.tool);
+    if ("reason" in metadata) {
+      send({ t: "loaded", name, ok: false, reason: metadata.reason });
+    } else send({ t: "loaded", name, ok: true, ...metadata });
+  }
+  send({ t: "load-done" });
+}
+
+/** A running call: its controller once `context.signal` was read, or whether it was aborted before. */
+interface Running {
+  controller?: AbortController;
+  aborted: boolean;
+}
+
+const running = new Map<number, Running>();
+let tool: Promise<{ tool: ToolModule } | { reason: string }> | undefined;
+let toolName = "";
+let directory = process.cwd();
+
+const abortReason = () =>
+  new DOMException("The call was aborted", "AbortError");
+
+function contextFor(
+  entry: Running,
+  call: CallMessage,
+): Record<string, unknown> {
+  // Each call gets its own copy: a tool that edits its env does not leak
+  // into the next call.
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (typeof value === "string") env[key] = value;
+  }
+  if (call.secrets) Object.assign(env, call.secrets);
+  return {
+    sessionId: call.sessionId,
+    agent: call.agent,
+    directory,
+    env,
+    get signal(): AbortSignal {
+      entry.controller ??= new AbortController();
+      if (entry.aborted) entry.controller.abort(abortReason());
+      return entry.controller.signal;
+    },
+    progress(progress: number, total?: number, message?: string): void {
+      if (!call.progress || entry.aborted) return;
+      if (typeof progress !== "number" || !Number.isFinite(progress)) return;
+      send({
+        t: "progress",
+        id: call.id,
+        progress,
+        ...(typeof total === "number" && Number.isFinite(total)
+          ? { total }
+          : {}),
+        ...(typeof message === "string"
+          ? { message: message.slice(0, 1000) }
+          : {}),
+      });
+    },
+  };
+}
+
+async function run(call: CallMessage): Promise<void> {
+  const entry: Running = { aborted: false };
+  running.set(call.id, entry);
+  try {
+    const loaded = await tool!;
+    if ("reason" in loaded) {
+      send({
+        t: "result",
+        id: call.id,
+        ok: false,
+        error: `tool "${toolName}" cannot run: ${loaded.reason}`,
+      });
+      return;
+    }
+    const value = await loaded.tool.execute(call.args, contextFor(entry, call));
+    let result;
+    try {
+      result = returnedResult(value);
+    } catch (error) {
+      result = { ok: false as const, error: thrownMessage(error) };
+    }
+    send({ t: "result", id: call.id, ...result });
+  } catch (error) {
+    send({
+      t: "result",
+      id: call.id,
+      ok: false,
+      error: describeFailure(error),
+    });
+  } finally {
+    running.delete(call.id);
+  }
+}
+
+function receive(message: ToRunner): void {
+  switch (message.t) {
+    case "call":
+      void run(message);
+      break;
+    case "init":
+      toolName = message.module.name;
+      directory = message.directory;
+      tool = importTool(message.module.url);
+      break;
+    case "load":
+      void loadAll(message.modules);
+      break;
+    case "abort": {
+      const entry = running.get(message.id);
+      if (entry && !entry.aborted) {
+        entry.aborted = true;
+        entry.controller?.abort(abortReason());
+      }
+      break;
+    }
+    case "ping":
+      send({ t: "pong", id: message.id });
+      break;
+  }
+}
+
+/** Starts the runner: guards, then messages from the host. */
+export function runRunner(): void {
+  installGuards();
+  process.on("message", (message: unknown) => receive(message as ToRunner));
+  send({ t: "ready" });
+}
+
+if (
+  (import.meta as { main?: boolean }).main ??
+    /_runner_main\.[mc]?[jt]s$/.test(process.argv[1] ?? "")
+) {
+  runRunner();
+}

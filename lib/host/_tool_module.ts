@@ -1,0 +1,139 @@
+// Importing a tool module where it runs and checking its default export
+// (T1, T8), with the reasons a person can act on (T7, T9).
+
+import { stripAnsi, thrownMessage } from "./_outcome.ts";
+
+/** A loaded tool module's default export. */
+export interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute: (args: unknown, context: unknown) => unknown;
+}
+
+/** The runtime this code runs on, as people call it. */
+function runtimeLabel(): string {
+  const global = globalThis as Record<string, unknown>;
+  if (typeof global.Deno === "object") return "Deno";
+  if (typeof global.Bun === "object") return "Bun";
+  return "Node.js";
+}
+
+function bunHint(): string {
+  return `Bun APIs exist only when the daemon runs under Bun: this daemon runs under ${runtimeLabel()}; start it with bun to use them (bun daemon.ts --dir <project>), or use node:* modules instead`;
+}
+
+function firstLine(text: string): string {
+  return stripAnsi(text).split("\n")[0].trim();
+}
+
+/** The package a resolution error names, when it is one. */
+function missingPackage(text: string): string | undefined {
+  const patterns = [
+    /Cannot find package '([^']+)'/,
+    /Import "([^"./][^"]*)" not a dependency/,
+    /Could not find a matching package for '(?:npm:)?([^'@][^'@]*|@[^'@/]+\/[^'@]+)(?:@[^']*)?'/,
+    /Could not resolve "([^"./][^"]*)"/,
+    /Cannot find module '([^'./][^']*)'/,
+    /Relative import path "([^"./][^"]*)" not prefixed/,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const name = match[1].replace(/^npm:/, "").replace(/(?<=.)@[^/]*$/, "");
+    if (!name.includes(":")) return name;
+  }
+  return undefined;
+}
+
+/** A thrown value as the text the model or the log reads, with T7's and T9's rewording. */
+export function describeFailure(thrown: unknown): string {
+  const text = thrownMessage(thrown);
+  if (/\bBun is not defined\b/.test(text)) return `${bunHint()} (${text})`;
+  const name = missingPackage(text);
+  if (name !== undefined) {
+    return `Cannot find package '${name}': install it with npm in the project (npm install ${name}), so that a node_modules folder beside or above the module holds it (${
+      firstLine(text)
+    })`;
+  }
+  return text;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return false;
+  }
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+const SHAPE = "export default { description, parameters, execute }";
+
+/** Why `tool` is not a tool module's default export (T1), or `undefined`. */
+function shapeProblem(tool: unknown): string | undefined {
+  if (!isPlainObject(tool)) {
+    return `the default export is not a plain object: ${SHAPE}`;
+  }
+  if (typeof tool.description !== "string" || tool.description.trim() === "") {
+    return "description must be a non-empty string";
+  }
+  if (!isPlainObject(tool.parameters) || tool.parameters.type !== "object") {
+    return `parameters must be a JSON Schema object with type: "object"`;
+  }
+  if (typeof tool.execute !== "function") return "execute must be a function";
+  return undefined;
+}
+
+/** The default export of a CommonJS module is `module.exports`. */
+function defaultExport(ns: Record<string, unknown>): unknown {
+  const value = ns.default;
+  // Some runtimes wrap `module.exports` once more for ESM importers.
+  if (
+    isPlainObject(value) && !("execute" in value) &&
+    isPlainObject(value.default)
+  ) {
+    return value.default;
+  }
+  return value;
+}
+
+/** The module's tool, or the reason it is not one (T1, T8). */
+export async function importTool(
+  url: string,
+): Promise<{ tool: ToolModule } | { reason: string }> {
+  let ns: Record<string, unknown>;
+  try {
+    ns = await import(url);
+  } catch (error) {
+    const text = describeFailure(error);
+    if (
+      /Module not found|No such file|ENOENT|Cannot find module/i.test(text) &&
+      text.includes(url.replace(/^file:\/\//, ""))
+    ) {
+      return { reason: `file not found (${firstLine(text)})` };
+    }
+    return { reason: `the module threw while loading: ${text}` };
+  }
+  if (!("default" in ns) || ns.default === undefined) {
+    return { reason: `the module has no default export: ${SHAPE}` };
+  }
+  const tool = defaultExport(ns);
+  const problem = shapeProblem(tool);
+  if (problem !== undefined) return { reason: problem };
+  return { tool: tool as ToolModule };
+}
+
+/** The metadata the host lists, as plain JSON (T1). */
+export function toolMetadata(
+  tool: ToolModule,
+): { description: string; parameters: Record<string, unknown> } | {
+  reason: string;
+} {
+  try {
+    const parameters = JSON.parse(JSON.stringify(tool.parameters));
+    return { description: tool.description, parameters };
+  } catch (error) {
+    return {
+      reason: `parameters must be plain JSON data: ${describeFailure(error)}`,
+    };
+  }
+}

@@ -1,0 +1,293 @@
+// The calls of one tool for one set of granted secrets, run in a runner
+// process of their own (H1, H2). A runner that ends, or stops answering
+// after a call timed out or was aborted, is replaced; only the calls it was
+// running fail.
+
+import type { CallTicket } from "./_call_ticket.ts";
+import type { Deadline, Deadlines } from "./_deadlines.ts";
+import type {
+  CallMessage,
+  CallResult,
+  ContentBlock,
+  ModuleRef,
+  ToHost,
+} from "./_protocol.ts";
+import type { RunnerProcess } from "./_runner_process.ts";
+
+/** How a call ended in its runner. */
+export type RunnerOutcome =
+  | {
+    ok: true;
+    output: string;
+    object?: true;
+    content?: ContentBlock[];
+  }
+  | { ok: false; status: "error" | "timeout" | "aborted"; error: string };
+
+/** A progress report of a running call. */
+export interface Progress {
+  /** How much is done. */
+  progress: number;
+  /** How much there is in all, when known. */
+  total?: number;
+  /** What is going on. */
+  message?: string;
+}
+
+/** One call for a tool runner. */
+export interface RunnerCall {
+  args: unknown;
+  sessionId: string;
+  agent: string;
+  secrets?: Record<string, string>;
+  timeoutMs: number;
+  ticket: CallTicket;
+  onProgress?: (update: Progress) => void;
+}
+
+/** What a tool runner needs from its host. */
+export interface ToolRunnerOptions {
+  /** Starts a runner process whose messages go to `onMessage`. */
+  start(events: {
+    message(message: ToHost): void;
+    exit(reason: string): void;
+  }): RunnerProcess;
+  /** The host's call timeouts. */
+  deadlines: Deadlines;
+  /** Where problems go. */
+  log(line: string): void;
+  /** Called whenever the runner has no call left. */
+  idle(): void;
+  /** The heap limit, for messages. */
+  heapMb: number;
+  /** `context.directory`: the project root. */
+  directory: string;
+}
+
+interface Pending {
+  resolve(outcome: RunnerOutcome): void;
+  deadline: Deadline;
+  ticket: CallTicket;
+  onProgress?: (update: Progress) => void;
+}
+
+/** How long a runner has to answer a ping after a call was stopped. */
+const PING_MS = 2_000;
+
+/** Runs one tool's calls (for one grant set) in a runner process. */
+export class ToolRunner {
+  readonly #module: ModuleRef;
+  readonly #options: ToolRunnerOptions;
+  #process?: RunnerProcess;
+  #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #checking?: Promise<void>;
+  #closed = false;
+  /** When the last call ended, in `performance.now()` time. */
+  lastUsed = performance.now();
+
+  /** A runner for `module`; its process starts with the first call. */
+  constructor(module: ModuleRef, options: ToolRunnerOptions) {
+    this.#module = module;
+    this.#options = options;
+  }
+
+  /** How many calls are running. */
+  get running(): number {
+    return this.#pending.size;
+  }
+
+  /** The runner process, while one runs. */
+  get process(): RunnerProcess | undefined {
+    return this.#process;
+  }
+
+  #start(): RunnerProcess {
+    const started = this.#options.start({
+      message: (message) => this.#receive(started, message),
+      exit: (reason) => this.#exited(started, reason),
+    });
+    started.send({
+      t: "init",
+      module: this.#module,
+      directory: this.#options.directory,
+    });
+    this.#process = started;
+    return started;
+  }
+
+  #receive(from: RunnerProcess, message: ToHost): void {
+    if (from !== this.#process) return;
+    if (message.t === "result") this.#settle(message.id, outcomeOf(message));
+    else if (message.t === "progress") {
+      const pending = this.#pending.get(message.id);
+      pending?.onProgress?.({
+        progress: message.progress,
+        ...(message.total === undefined ? {} : { total: message.total }),
+        ...(message.message === undefined ? {} : { message: message.message }),
+      });
+    } else if (message.t === "pong") {
+      this.#pong?.(message.id);
+    } else if (message.t === "log") {
+      this.#options.log(`[tools] ${this.#module.name}: ${message.text}`);
+    }
+  }
+
+  #exited(from: RunnerProcess, reason: string): void {
+    if (from !== this.#process) return;
+    this.#process = undefined;
+    if (this.#closed) return;
+    this.#options.log(`[tools] ${this.#module.name}: runner ended: ${reason}`);
+    const limit = reason.includes("memory")
+      ? ` (heap limit ${this.#options.heapMb} MB)`
+      : "";
+    this.#failAll(
+      `the runner of tool "${this.#module.name}" ended while running the call: ${reason}${limit}; it is restarted on the next call`,
+    );
+  }
+
+  #settle(id: number, outcome: RunnerOutcome): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    this.#options.deadlines.remove(pending.deadline);
+    pending.ticket.cancel = undefined;
+    pending.resolve(outcome);
+    if (this.#pending.size === 0) {
+      this.lastUsed = performance.now();
+      this.#options.idle();
+    }
+  }
+
+  #failAll(error: string): void {
+    for (const id of [...this.#pending.keys()]) {
+      this.#settle(id, { ok: false, status: "error", error });
+    }
+  }
+
+  /** Runs one call; never rejects. */
+  async call(call: RunnerCall): Promise<RunnerOutcome> {
+    const name = this.#module.name;
+    if (this.#closed) {
+      return {
+        ok: false,
+        status: "error",
+        error: `tool "${name}" is shutting down`,
+      };
+    }
+    // A runner under suspicion is not given new calls until it is judged.
+    while (this.#checking) await this.#checking;
+    if (call.ticket.aborted) {
+      return aborted(name);
+    }
+    const runner = this.#process ?? this.#start();
+    const id = this.#nextId++;
+    return new Promise<RunnerOutcome>((resolve) => {
+      const deadline = this.#options.deadlines.add(call.timeoutMs, () => {
+        this.#stop(id);
+        this.#settle(id, {
+          ok: false,
+          status: "timeout",
+          error:
+            `tool "${name}" did not finish within ${call.timeoutMs} ms: the call was stopped`,
+        });
+        this.#check();
+      });
+      this.#pending.set(id, {
+        resolve,
+        deadline,
+        ticket: call.ticket,
+        onProgress: call.onProgress,
+      });
+      call.ticket.cancel = () => this.#abort(id);
+      const message: CallMessage = {
+        t: "call",
+        id,
+        args: call.args,
+        sessionId: call.sessionId,
+        agent: call.agent,
+        progress: call.onProgress !== undefined,
+        ...(call.secrets ? { secrets: call.secrets } : {}),
+      };
+      if (!runner.send(message)) {
+        this.#settle(id, {
+          ok: false,
+          status: "error",
+          error: `cannot send the call to the runner of tool "${name}"`,
+        });
+      }
+    });
+  }
+
+  #stop(id: number): void {
+    this.#process?.send({ t: "abort", id });
+  }
+
+  #abort(id: number): void {
+    if (!this.#pending.has(id)) return;
+    this.#stop(id);
+    this.#settle(id, aborted(this.#module.name));
+    this.#check();
+  }
+
+  /** Pings the runner; one that does not answer in time is killed and replaced. */
+  #check(): void {
+    const runner = this.#process;
+    if (!runner || this.#checking) return;
+    this.#checking = new Promise<void>((done) => {
+      const id = -this.#nextId++;
+      const finish = (alive: boolean) => {
+        clearTimeout(timer);
+        this.#checking = undefined;
+        if (!alive && this.#process === runner) {
+          this.#options.log(
+            `[tools] ${this.#module.name}: runner stopped answering; replaced`,
+          );
+          this.#process = undefined;
+          runner.kill();
+          this.#failAll(
+            `the runner of tool "${this.#module.name}" stopped answering (a call blocked it) and was replaced`,
+          );
+        }
+        done();
+      };
+      const timer = setTimeout(() => finish(false), PING_MS);
+      this.#pong = (pongId) => {
+        if (pongId === id) finish(true);
+      };
+      if (!runner.send({ t: "ping", id })) finish(false);
+    });
+  }
+
+  #pong?: (id: number) => void;
+
+  /** Stops the runner process (running calls end with an error); a later call starts a new one. */
+  stop(reason: string): void {
+    const runner = this.#process;
+    this.#process = undefined;
+    this.#failAll(reason);
+    runner?.kill();
+  }
+
+  /** Stops the runner for good. */
+  close(): void {
+    this.#closed = true;
+    this.stop(`tool "${this.#module.name}" was shut down`);
+  }
+}
+
+function aborted(name: string): RunnerOutcome {
+  return {
+    ok: false,
+    status: "aborted",
+    error: `the call to tool "${name}" was aborted`,
+  };
+}
+
+function outcomeOf(result: CallResult): RunnerOutcome {
+  if (!result.ok) return { ok: false, status: "error", error: result.error };
+  const outcome: RunnerOutcome = { ok: true, output: result.output };
+  if (result.object) outcome.object = true;
+  if (result.content) outcome.content = result.content;
+  return outcome;
+}

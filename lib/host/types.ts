@@ -1,0 +1,207 @@
+/**
+ * The tool host's public types: its options, the tools it lists, calls and
+ * their outcomes, and the events it reports.
+ *
+ * @module
+ */
+
+import type {
+  Diagnostic,
+  Harness,
+  Manifest,
+  ToolKind,
+  ToolSet,
+} from "../manifest/mod.ts";
+
+/** Options of `createHost()`. */
+export interface HostOptions {
+  /** The project root, absolute. */
+  directory: string;
+  /** The root manifest's path; found from `directory` upwards when omitted (M1). */
+  manifest?: string;
+  /** Validate arguments against each tool's `parameters` with Ajv (T2); off by default. */
+  validateArgs?: boolean;
+  /** Per-call timeout in milliseconds when a call gives none; default 300 000 (5 minutes). */
+  timeoutMs?: number;
+  /** How long importing one module may take, in milliseconds; default 10 000. */
+  loadTimeoutMs?: number;
+  /** Heap limit of each tool runner, in MB (Deno, Node.js); default 256. */
+  heapMb?: number;
+  /** A tool's runner idle this long is stopped, and started again on its next call; default 60 000 (1 minute). */
+  idleMs?: number;
+  /** Most runner processes kept alive while idle; default 8. */
+  maxRunners?: number;
+  /** Resident memory of all runner processes together above which idle ones are stopped, in MB; default 512. */
+  runnerMemoryMb?: number;
+  /** Let tools start processes (Deno: `--allow-run`; Node.js: `--allow-child-process`); default false. */
+  allowRun?: boolean;
+  /** More paths tools may read, besides the project and the `node_modules` folders above it. */
+  allowRead?: string[];
+  /** More paths tools may write, besides the project. */
+  allowWrite?: string[];
+  /** Paths tools may never read (the daemon's token file, the secret store), enforced under Deno. */
+  denyRead?: string[];
+  /**
+   * Wait for every module to load before `createHost()` resolves; default
+   * true. With false, the host answers calls at once and lists each tool
+   * once it has loaded ({@linkcode Host.ready} resolves when all have).
+   */
+  waitForLoad?: boolean;
+  /** The base environment of `context.env`; default: the process environment as it is when the host starts or reloads. */
+  env?: Record<string, string>;
+  /** The project's secrets by name, read afresh for every call (D6). */
+  secrets?: () => Record<string, string>;
+  /** Where full outputs of cut calls go (T6); default: a private folder made under the system's temporary folder. */
+  tmpDir?: string;
+  /** Where log lines go; default `console.error`. */
+  log?: (line: string) => void;
+  /** The harness whose visibility rules apply (A4, A6); default `experimental`. */
+  harness?: Harness;
+}
+
+/** A tool as an agent sees it. */
+export interface HostedTool {
+  /** The tool's name. */
+  name: string;
+  /** Its description, as the module gives it. */
+  description: string;
+  /** Its parameters' JSON Schema, as the module gives it. */
+  parameters: Record<string, unknown>;
+  /** `beeuni`, `beeuni (overridden)` or `project`. */
+  kind: ToolKind;
+  /** `beeuni:<name>` or the repo-relative module path. */
+  source: string;
+}
+
+/** A progress report of a running call (`context.progress(progress, total, message)`). */
+export interface ProgressUpdate {
+  /** How much is done. */
+  progress: number;
+  /** How much there is in all, when known. */
+  total?: number;
+  /** What is going on. */
+  message?: string;
+}
+
+/** One call of a tool. */
+export interface CallRequest {
+  /** The tool's name. */
+  name: string;
+  /** The arguments, passed to `execute` as they are. */
+  args: unknown;
+  /** The session the call belongs to (`context.sessionId`). */
+  sessionId: string;
+  /** The calling agent (`context.agent`). */
+  agent: string;
+  /** The session agent that started `agent` as a subagent (A4). */
+  parentAgent?: string;
+  /** Aborts the call: `context.signal` fires and the call ends as `aborted` (T5). */
+  signal?: AbortSignal;
+  /** This call's timeout in milliseconds; default {@linkcode HostOptions.timeoutMs}. */
+  timeoutMs?: number;
+  /** Receives the tool's `context.progress` reports; without it they go nowhere. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** One block of a result that is not plain text: a tool returned `{ content: [...] }`. */
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string };
+
+/** How a call ended. */
+export type CallOutcome =
+  | {
+    ok: true;
+    /** What the model reads (T3, T6). */
+    output: string;
+    /** Whether `output` is the head of a longer text (T6). */
+    truncated?: boolean;
+    /** The full size in bytes, when truncated. */
+    size?: number;
+    /** The file holding the full text, when truncated. */
+    path?: string;
+    /** The blocks of a `{ content: [...] }` result (text and images). */
+    content?: ContentBlock[];
+    /** The returned value, when it was a plain JSON object and not truncated. */
+    structured?: Record<string, unknown>;
+  }
+  | {
+    ok: false;
+    status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
+    /** What the model reads. */
+    error: string;
+    /** Whether `error` is the head of a longer message (T6, H4). */
+    truncated?: boolean;
+    /** The full message's size in bytes, when truncated. */
+    size?: number;
+    /** The file holding the full message, when truncated. */
+    path?: string;
+  };
+
+/** What {@linkcode Host.reload} did. */
+export interface ReloadResult {
+  /** Whether the new manifest was valid and is now served. */
+  ok: boolean;
+  /** The new manifest's diagnostics (errors keep the old tool set serving). */
+  diagnostics: Diagnostic[];
+  /** Whether what agents see (tools, descriptions, parameters, load failures) changed. */
+  changed: boolean;
+  /** Why the reload failed when it was not the manifest's errors (for example, the manifest could not be read). */
+  error?: string;
+}
+
+/** Something the host did, for those watching it: never a call's env, secrets or tokens. */
+export type HostEvent =
+  | {
+    type: "call-start";
+    /** The call's id, unique within the host. */
+    id: string;
+    name: string;
+    agent: string;
+    sessionId: string;
+    args: unknown;
+    /** When it started, in milliseconds since the epoch. */
+    startedAt: number;
+  }
+  | {
+    type: "call-end";
+    id: string;
+    name: string;
+    agent: string;
+    sessionId: string;
+    durationMs: number;
+    outcome: CallOutcome;
+  }
+  | { type: "reload"; ok: boolean; changed: boolean };
+
+/** A running tool host. */
+export interface Host {
+  /** The project root. */
+  readonly directory: string;
+  /** The tools that did not load, each with its reason (T8). */
+  loadErrors(): { name: string; reason: string }[];
+  /** The session's tool set as resolved from the manifest. */
+  toolSet(): ToolSet;
+  /** The diagnostics of the manifest now served. */
+  diagnostics(): Diagnostic[];
+  /** The manifest now served, as parsed (its agents, imports and positions). */
+  manifest(): Manifest;
+  /** The loaded tools `agent` sees, started by `parentAgent` when given (D4, A2, A4). */
+  list(agent?: string, parentAgent?: string): HostedTool[];
+  /** Resolves once every module of the tool set now served has loaded (or failed to). */
+  ready(): Promise<void>;
+  /** Runs one call; never rejects. */
+  call(request: CallRequest): Promise<CallOutcome>;
+  /** Aborts every running call of the session; returns how many. */
+  stopSession(sessionId: string): number;
+  /** How many calls are running. */
+  running(): number;
+  /** Re-reads the manifest and the modules and serves them, unless the manifest has errors (D5). */
+  reload(): Promise<ReloadResult>;
+  /** Every call's start and end, and every reload; returns a function that stops listening. */
+  subscribe(listener: (event: HostEvent) => void): () => void;
+  /** Stops every runner; running calls end with an error. */
+  close(): Promise<void>;
+  /** Same as {@linkcode Host.close}. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
