@@ -31,6 +31,10 @@ export interface TestDaemon {
   ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Sends SIGTERM and resolves to the exit code. */
   stop(): Promise<number>;
+  /** The daemon's process id. */
+  pid: number;
+  /** Sends `signal` and resolves to the exit status once it ended. */
+  kill(signal: Deno.Signal): Promise<Deno.CommandStatus>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -178,6 +182,13 @@ export async function startDaemon(
       return { status: response.status, body: await response.json() };
     },
     stop,
+    pid: child.pid,
+    async kill(signal: Deno.Signal) {
+      if (!exited) child.kill(signal);
+      const s = await status;
+      await stop();
+      return s;
+    },
     async [Symbol.asyncDispose]() {
       await stop();
     },

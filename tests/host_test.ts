@@ -4,72 +4,10 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createHost, type Host, type HostOptions } from "../mod.ts";
+import type { Host, HostOptions } from "../mod.ts";
 import { BEEUNI_TOOLS } from "../lib/manifest/mod.ts";
-import { REPO_ROOT, tempRepo } from "./_helpers.ts";
-
-/** A tool module whose `execute` body is `body` (with `args` and `context` in scope). */
-function tool(body: string, description = "A test tool"): string {
-  return `export default {
-  description: ${JSON.stringify(description)},
-  parameters: { type: "object", properties: { mode: { type: "string" } } },
-  async execute(args, context) {
-${body}
-  },
-};
-`;
-}
-
-/** A manifest declaring each name as `tools/<name>.ts`, plus extra YAML. */
-function manifest(names: string[], extra = ""): string {
-  return `tools:\n${
-    names.map((n) => `  ${n}: tools/${n}.ts\n`).join("")
-  }${extra}`;
-}
-
-interface Fixture {
-  dir: string;
-  host: Host;
-  logs: string[];
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-async function project(
-  files: Record<string, string>,
-  options: Partial<HostOptions> = {},
-): Promise<Fixture> {
-  const repo = await tempRepo(files);
-  const logs: string[] = [];
-  let host: Host;
-  try {
-    host = await createHost({
-      directory: repo.dir,
-      tmpDir: join(repo.dir, ".tool-output"),
-      log: (line) => logs.push(line),
-      env: { BASE_VAR: "base" },
-      ...options,
-    });
-  } catch (error) {
-    await repo[Symbol.asyncDispose]();
-    throw error;
-  }
-  return {
-    dir: repo.dir,
-    host,
-    logs,
-    async [Symbol.asyncDispose]() {
-      await host.close();
-      await repo[Symbol.asyncDispose]();
-    },
-  };
-}
-
-const call = (
-  host: Host,
-  name: string,
-  args: unknown = {},
-  extra: Partial<Parameters<Host["call"]>[0]> = {},
-) => host.call({ name, args, sessionId: "s1", agent: "build", ...extra });
+import { REPO_ROOT } from "./_helpers.ts";
+import { call, type Fixture, manifest, project, tool } from "./_host.ts";
 
 Deno.test("createHost() leaves out each module that cannot load and logs why, the rest still load (T1, T8, T9)", async () => {
   await using p = await project({
@@ -703,7 +641,9 @@ Deno.test("a synchronous endless loop times out, its runner is replaced, other t
     error: `tool "hostile" did not finish within 1500 ms: the call was stopped`,
   });
   assert.ok(
-    p.logs.includes("[tools] hostile: runner stopped answering; replaced"),
+    p.logs.some((line) =>
+      line.startsWith("[tools] hostile: runner replaced: ")
+    ),
   );
 });
 

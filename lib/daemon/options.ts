@@ -26,6 +26,12 @@ function positiveInteger(
   return Number(value);
 }
 
+function paths(value: unknown, cwd: string): string[] {
+  return (Array.isArray(value) ? value : []).map((path) =>
+    resolve(cwd, String(path))
+  );
+}
+
 /** The daemon's usage text, as `beeuni daemon --help` prints it. */
 export const DAEMON_USAGE: string =
   `Usage: beeuni daemon [--dir PATH] [--port N] [--hostname 127.0.0.1] [options]
@@ -58,6 +64,17 @@ Options:
                         where to write the opencode plugin (plugins/beeuni.ts)
                         and agent files (default: $XDG_CONFIG_HOME/opencode)
   --no-opencode         do not write the opencode plugin and agent files
+
+Tool runners (each tool runs in a process of its own, see docs/host.md):
+  --allow-run           let tools start processes (Deno: --allow-run,
+                        Node.js: --allow-child-process)
+  --allow-read PATH     one more path tools may read (repeatable)
+  --allow-write PATH    one more path tools may write (repeatable)
+  --max-runners N       runner processes kept while idle (default 8)
+  --runner-memory-mb N  memory of all runners above which idle ones stop
+                        (default 512)
+  --runner-heap-mb N    heap limit of each runner (default 256)
+  --runner-idle-ms N    stop a runner idle this long (default 60000)
 `;
 
 /** Parses the daemon's command line into {@linkcode DaemonOptions}. */
@@ -75,6 +92,13 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     "no-watch": { type: "boolean" },
     "opencode-config-dir": { type: "string" },
     "no-opencode": { type: "boolean" },
+    "allow-run": { type: "boolean" },
+    "allow-read": { type: "string", multiple: true },
+    "allow-write": { type: "string", multiple: true },
+    "max-runners": { type: "string" },
+    "runner-memory-mb": { type: "string" },
+    "runner-heap-mb": { type: "string" },
+    "runner-idle-ms": { type: "string" },
   });
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -118,5 +142,30 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
       ? undefined
       : resolve(cwd, values["opencode-config-dir"] as string),
     opencode: values["no-opencode"] !== true,
+    runners: {
+      allowRun: values["allow-run"] === true,
+      allowRead: paths(values["allow-read"], cwd),
+      allowWrite: paths(values["allow-write"], cwd),
+      maxRunners: positiveInteger(
+        values["max-runners"] as string | undefined,
+        "--max-runners",
+        1,
+      ),
+      runnerMemoryMb: positiveInteger(
+        values["runner-memory-mb"] as string | undefined,
+        "--runner-memory-mb",
+        1,
+      ),
+      heapMb: positiveInteger(
+        values["runner-heap-mb"] as string | undefined,
+        "--runner-heap-mb",
+        16,
+      ),
+      idleMs: positiveInteger(
+        values["runner-idle-ms"] as string | undefined,
+        "--runner-idle-ms",
+        1,
+      ),
+    },
   };
 }

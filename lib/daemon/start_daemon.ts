@@ -10,10 +10,10 @@ import { dirname, relative } from "node:path";
 import { errorMessage, isLoopbackHostname } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
-import type { Host } from "../host/mod.ts";
+import type { Host, HostOptions } from "../host/mod.ts";
 import type { Diagnostic } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
-import { readSecrets } from "../secrets/mod.ts";
+import { readSecrets, secretsFile } from "../secrets/mod.ts";
 import type { Io, Runtime, Server } from "../runtime/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
@@ -50,6 +50,17 @@ export interface DaemonOptions {
   opencodeConfigDir?: string;
   /** Write the opencode plugin and agent files (D3); default true. */
   opencode?: boolean;
+  /** How tool runners are bounded and what tools may touch besides the project. */
+  runners?: Pick<
+    HostOptions,
+    | "allowRun"
+    | "allowRead"
+    | "allowWrite"
+    | "maxRunners"
+    | "runnerMemoryMb"
+    | "heapMb"
+    | "idleMs"
+  >;
   /** The runtime's server and watcher; default: the adapter of the runtime running this. */
   runtime?: DaemonRuntime;
 }
@@ -92,6 +103,13 @@ function urlOf(server: Server): string {
     ? `[${server.hostname}]`
     : server.hostname;
   return `http://${host}:${server.port}`;
+}
+
+/** `record` without its undefined values. */
+function definedOnly<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
 }
 
 /** Logs what one reload did. */
@@ -171,8 +189,16 @@ export async function startDaemon(
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("../host/mod.ts");
     host = await createHost({
+      ...definedOnly(options.runners ?? {}),
       directory: root,
       manifest: manifestFile,
+      // Listen at once; each tool is listed once it has loaded.
+      waitForLoad: false,
+      // Tools never read the daemon's token or the secret store (H2).
+      denyRead: [
+        ...(token.file ? [token.file] : []),
+        secretsFile(root, io.env),
+      ],
       validateArgs: options.validateArgs ?? false,
       timeoutMs: options.timeoutMs,
       env: toolEnv(io.env),
@@ -208,6 +234,9 @@ export async function startDaemon(
     );
   }
   const url = urlOf(server);
+  // Calls are answered from here on; the lines below are printed, and the
+  // opencode files written, once every tool has loaded.
+  await host.ready();
   // The standard harness (D3): the opencode plugin and agent files, on start and after each reload.
   const writeOpencode = () => {
     if (options.opencode === false) return;

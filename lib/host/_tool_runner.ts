@@ -184,14 +184,18 @@ export class ToolRunner {
     const id = this.#nextId++;
     return new Promise<RunnerOutcome>((resolve) => {
       const deadline = this.#options.deadlines.add(call.timeoutMs, () => {
-        this.#stop(id);
         this.#settle(id, {
           ok: false,
           status: "timeout",
           error:
             `tool "${name}" did not finish within ${call.timeoutMs} ms: the call was stopped`,
         });
-        this.#check();
+        // A call past its timeout may spin, or have started processes that
+        // never end: its runner goes, with all it started (H1).
+        this.#replace(
+          runner,
+          `the runner of tool "${name}" was stopped because one of its calls ran past its timeout`,
+        );
       });
       this.#pending.set(id, {
         resolve,
@@ -239,13 +243,9 @@ export class ToolRunner {
       const finish = (alive: boolean) => {
         clearTimeout(timer);
         this.#checking = undefined;
-        if (!alive && this.#process === runner) {
-          this.#options.log(
-            `[tools] ${this.#module.name}: runner stopped answering; replaced`,
-          );
-          this.#process = undefined;
-          runner.kill();
-          this.#failAll(
+        if (!alive) {
+          this.#replace(
+            runner,
             `the runner of tool "${this.#module.name}" stopped answering (a call blocked it) and was replaced`,
           );
         }
@@ -260,6 +260,17 @@ export class ToolRunner {
   }
 
   #pong?: (id: number) => void;
+
+  /** Kills `runner` when it is still this tool's, failing its calls with `error`. */
+  #replace(runner: RunnerProcess, error: string): void {
+    if (this.#process !== runner) return;
+    this.#process = undefined;
+    this.#options.log(
+      `[tools] ${this.#module.name}: runner replaced: ${error}`,
+    );
+    runner.kill();
+    this.#failAll(error);
+  }
 
   /** Stops the runner process (running calls end with an error); a later call starts a new one. */
   stop(reason: string): void {

@@ -34,6 +34,8 @@ export interface DaemonHost {
   stopSession(sessionId: string): number;
   /** How many calls are running. */
   running(): number;
+  /** Resolves once every tool has loaded; lists wait for it when given. */
+  ready?(): Promise<void>;
 }
 
 /** A route: a method, a path pattern, and what answers it. */
@@ -88,7 +90,8 @@ export function beeuniRoutes(
     {
       method: "GET",
       pattern: /^\/beeuni\/tools\/?$/,
-      handle(_request, _params, url) {
+      async handle(_request, _params, url) {
+        await host.ready?.();
         const agent = url.searchParams.get("agent") || undefined;
         const parent = url.searchParams.get("parentAgent") || undefined;
         const tools = host.list(agent, parent).map((tool) => ({
@@ -96,7 +99,7 @@ export function beeuniRoutes(
           description: tool.description,
           parameters: tool.parameters,
         }));
-        return Promise.resolve(json(200, { tools }));
+        return json(200, { tools });
       },
     },
     {
