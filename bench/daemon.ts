@@ -291,20 +291,160 @@ async function throughput(
   return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
 }
 
+/** A port free now on 127.0.0.1. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/**
+ * Spawns the daemon on a free port and calls tool_0 until it answers: the
+ * daemon serves calls before every tool has loaded, so the first answer can
+ * come before its "listening on" line.
+ */
 async function coldDaemon(
   dir: string,
   env: Record<string, string>,
 ): Promise<{ total: number; listening: number }> {
+  const port = freePort();
   const start = performance.now();
-  const daemon = await spawnServer(
-    ["run", "-A", "--quiet", DAEMON, "--dir", dir, "--port", "0", "--no-watch"],
-    env,
-  );
-  const listening = performance.now() - start;
-  await callOnce(`${daemon.url}/beeuni/tools/tool_0`, "cold");
-  const total = performance.now() - start;
-  await daemon.stop();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      DAEMON,
+      "--dir",
+      dir,
+      "--port",
+      String(port),
+      "--no-watch",
+      "--no-opencode",
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    env: { ...env, NO_COLOR: "1" },
+  }).spawn();
+  const listened = (async () => {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream())
+      .getReader();
+    let text = "";
+    let at: number | undefined;
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return at;
+      text += value;
+      if (at === undefined && text.includes("listening on")) {
+        at = performance.now() - start;
+      }
+    }
+  })();
+  let total: number | undefined;
+  while (total === undefined) {
+    try {
+      await callOnce(`http://127.0.0.1:${port}/beeuni/tools/tool_0`, "cold");
+      total = performance.now() - start;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+  child.kill("SIGTERM");
+  await child.status;
+  const listening = await listened ?? total;
   return { total, listening };
+}
+
+/** Memory of a process and all it started, in MB: resident (RSS) and proportional (PSS). */
+function treeMemory(pid: number): { rss: number; pss: number; count: number } {
+  const children = new Map<number, number[]>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry.name));
+      children.set(ppid, list);
+    } catch { /* gone */ }
+  }
+  let rss = 0;
+  let pss = 0;
+  let count = 0;
+  const visit = (p: number) => {
+    try {
+      const rollup = Deno.readTextFileSync(`/proc/${p}/smaps_rollup`);
+      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
+      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
+      count++;
+    } catch { /* gone */ }
+    for (const child of children.get(p) ?? []) visit(child);
+  };
+  visit(pid);
+  return { rss, pss, count };
+}
+
+/**
+ * P8: the daemon's memory (with its runner processes) after each of
+ * `count` tools was called once, and again once the runners were idle past
+ * their idle time.
+ */
+async function memoryAfterTools(
+  dir: string,
+  env: Record<string, string>,
+  count: number,
+): Promise<
+  {
+    touched: ReturnType<typeof treeMemory>;
+    idle: ReturnType<typeof treeMemory>;
+    base: ReturnType<typeof treeMemory>;
+  }
+> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      DAEMON,
+      "--dir",
+      dir,
+      "--port",
+      String(port),
+      "--no-watch",
+      "--no-opencode",
+      "--runner-idle-ms",
+      "3000",
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    env: { ...env, NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("listening on")) {
+    text += (await reader.read()).value ?? "";
+  }
+  const drain = (async () => {
+    while (!(await reader.read()).done) { /* discard */ }
+  })();
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+  await settle();
+  const base = treeMemory(child.pid);
+  for (let i = 0; i < count; i++) {
+    await callOnce(`http://127.0.0.1:${port}/beeuni/tools/tool_${i}`, "x");
+  }
+  await settle();
+  const touched = treeMemory(child.pid);
+  await new Promise((resolve) => setTimeout(resolve, 4_000));
+  const idle = treeMemory(child.pid);
+  child.kill("SIGTERM");
+  await child.status;
+  await drain;
+  return { touched, idle, base };
 }
 
 /** The median latency of `host.call` in this process: the host alone, no HTTP. */
@@ -312,7 +452,7 @@ async function inProcess(
   dir: string,
   env: Record<string, string>,
 ): Promise<number> {
-  const { createHost } = await import("../lib/host/create_host.ts");
+  const { createHost } = await import("../lib/host/mod.ts");
   const host = await createHost({ directory: dir, env, log: () => {} });
   try {
     const samples: number[] = [];
@@ -430,6 +570,9 @@ async function main(): Promise<void> {
     const phase = (key: "start" | "imports" | "create" | "call") =>
       fmt(median(phases.map((p) => p[key])), 0);
 
+    console.error("measuring memory after every tool was called...");
+    const memory = await memoryAfterTools(big, env, COLD_TOOLS);
+
     console.error("measuring the host alone...");
     const hostEnv: Record<string, string> = {};
     for (const [key, value] of Object.entries(env)) {
@@ -459,6 +602,17 @@ async function main(): Promise<void> {
         verdict(coldRatio <= 1.3)
       } |`,
     ];
+    rows.push(
+      `| memory after each of ${COLD_TOOLS} tools was called once (MB PSS, daemon and runners) | ${
+        fmt(memory.touched.pss, 0)
+      } | | | <= 200 MB | ${verdict(memory.touched.pss <= 200)} |`,
+      `| (the same as RSS, which counts the runtime's shared pages in every process) | ${
+        fmt(memory.touched.rss, 0)
+      } | | | | |`,
+      `| (after the runners' idle time; at start) (MB PSS) | ${
+        fmt(memory.idle.pss, 0)
+      } | ${fmt(memory.base.pss, 0)} | | | |`,
+    );
     rows.push(
       `| (HTTP layer alone, in-memory host) latency (ms) | ${
         fmt(lat.layer, 3)

@@ -264,3 +264,14 @@ Deno.test("live runners stay within maxRunners however many tools were called, a
     () => myRunners().length === 0,
   );
 });
+
+Deno.test("closing a host while its modules load leaves no process behind (H1)", async () => {
+  await using p = await project({
+    "beeuni.yaml": manifest(["stuck", "fine"]),
+    "tools/stuck.ts": `for (;;) {}\nexport default {};\n`,
+    "tools/fine.ts": tool(`return "fine";`),
+  }, { waitForLoad: false, loadTimeoutMs: 60_000 });
+  await waitFor("the loader to start", () => myRunners().length > 0);
+  await p.host.close();
+  await waitFor("every runner to end", () => myRunners().length === 0);
+});

@@ -17,6 +17,8 @@ export interface LoaderOptions {
   timeoutMs: number;
   /** Called with each report as it arrives. */
   onReport?(report: LoadReport): void;
+  /** Stops loading: the loader process is killed and what is left is reported as not loaded. */
+  signal?: AbortSignal;
 }
 
 /** Loads `modules` in one process; resolves to the reports it got and the module it was stuck on, if any. */
@@ -33,9 +35,11 @@ function loadIn(
       if (done) return;
       done = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", stop);
       runner.kill();
       resolve(result);
     };
+    const stop = () => finish({ reason: "the tool host was closed" });
     const runner = options.start({
       message(message) {
         if (message.t === "loading") {
@@ -62,7 +66,9 @@ function loadIn(
         });
       },
     });
-    if (!runner.send({ t: "load", modules })) {
+    options.signal?.addEventListener("abort", stop, { once: true });
+    if (options.signal?.aborted) stop();
+    else if (!runner.send({ t: "load", modules })) {
       finish({ reason: "the loader process could not be reached" });
     }
   });

@@ -45,7 +45,13 @@ function endGroup(code: number): never {
   realExit(code);
 }
 
-const realExit: (code: number) => never = process.exit.bind(process);
+const denoGlobal = (globalThis as Record<string, unknown>).Deno as
+  | { exit?: (code: number) => never }
+  | undefined;
+// Deno's process.exit calls Deno.exit, which the guards replace: keep both.
+const realExit: (code: number) => never = denoGlobal?.exit
+  ? denoGlobal.exit.bind(denoGlobal)
+  : process.exit.bind(process);
 const realKill = process.kill.bind(process);
 const parent = process.ppid;
 

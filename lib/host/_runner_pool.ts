@@ -10,7 +10,7 @@ import type { ModuleRef } from "./_protocol.ts";
 export interface PoolLimits {
   /** Most runner processes alive at once while some are idle. */
   maxRunners: number;
-  /** Most resident memory of all runner processes together, in MB. */
+  /** Most memory (proportional set size) of all runner processes together, in MB. */
   memoryMb: number;
   /** A runner without calls for this long is stopped. */
   idleMs: number;
@@ -57,7 +57,7 @@ export class RunnerPool {
   #memoryMb(): number {
     let bytes = 0;
     for (const runner of this.#runners.values()) {
-      bytes += runner.process?.rssBytes() ?? 0;
+      bytes += runner.process?.memoryBytes() ?? 0;
     }
     return bytes / (1024 * 1024);
   }

@@ -159,13 +159,17 @@ export class RunnerProcess {
     }
   }
 
-  /** The process's resident memory in bytes, where the system says (Linux). */
-  rssBytes(): number | undefined {
+  /**
+   * The memory the process costs in bytes, where the system says (Linux):
+   * its proportional set size, which counts the pages it shares with other
+   * processes (the runtime's own binary) in part.
+   */
+  memoryBytes(): number | undefined {
     const pid = this.#child.pid;
     if (pid === undefined || this.#exited) return undefined;
     try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+      const match = /^Pss:\s+(\d+) kB/m.exec(rollup);
       return match ? Number(match[1]) * 1024 : undefined;
     } catch {
       return undefined;

@@ -164,6 +164,7 @@ class HostState {
   readonly #sessions = new Map<string, Set<CallTicket>>();
   readonly #listeners = new Set<(event: HostEvent) => void>();
   readonly #timeout: number;
+  readonly #stopLoading = new AbortController();
   #current!: Generation;
   #loading!: Promise<void>;
   #generations = 0;
@@ -268,6 +269,7 @@ class HostState {
     await loadModules([...generation.modules.values()], {
       start: this.#start,
       timeoutMs: timeoutOf(this.#options.loadTimeoutMs, 10_000),
+      signal: this.#stopLoading.signal,
       onReport: (report) => accepted.push(this.#accept(generation, report)),
     });
     await Promise.all(accepted);
@@ -534,6 +536,7 @@ class HostState {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopLoading.abort();
     await this.#reloading?.catch(() => {});
     this.#pool.close();
     this.#deadlines.stop();
