@@ -36,6 +36,7 @@ export type ToRunner =
   | { t: "init"; module: ModuleRef; directory: string }
   | { t: "load"; modules: ModuleRef[] }
   | CallMessage
+  | { t: "calls"; calls: CallMessage[] }
   | { t: "abort"; id: number }
   | { t: "ping"; id: number };
 
@@ -69,6 +70,7 @@ export type ToHost =
   | ({ t: "loaded" } & LoadReport)
   | { t: "load-done" }
   | ({ t: "result"; id: number } & CallResult)
+  | { t: "results"; results: ({ id: number } & CallResult)[] }
   | {
     t: "progress";
     id: number;

@@ -8,13 +8,37 @@
 
 import process from "node:process";
 import { returnedResult, thrownMessage } from "./_outcome.ts";
-import type { CallMessage, ModuleRef, ToHost, ToRunner } from "./_protocol.ts";
+import type {
+  CallMessage,
+  CallResult,
+  ModuleRef,
+  ToHost,
+  ToRunner,
+} from "./_protocol.ts";
 import {
   describeFailure,
   importTool,
   toolMetadata,
   type ToolModule,
 } from "./_tool_module.ts";
+
+// Results ready in the same turn go back in one message.
+let results: ({ id: number } & CallResult)[] = [];
+
+function flushResults(): void {
+  const batch = results;
+  results = [];
+  send(
+    batch.length === 1
+      ? { t: "result", ...batch[0] }
+      : { t: "results", results: batch },
+  );
+}
+
+function sendResult(id: number, result: CallResult): void {
+  results.push({ id, ...result });
+  if (results.length === 1) queueMicrotask(flushResults);
+}
 
 function send(message: ToHost): void {
   try {
@@ -173,9 +197,7 @@ async function run(call: CallMessage): Promise<void> {
   try {
     const loaded = await tool!;
     if ("reason" in loaded) {
-      send({
-        t: "result",
-        id: call.id,
+      sendResult(call.id, {
         ok: false,
         error: `tool "${toolName}" cannot run: ${loaded.reason}`,
       });
@@ -205,6 +227,9 @@ function receive(message: ToRunner): void {
   switch (message.t) {
     case "call":
       void run(message);
+      break;
+    case "calls":
+      for (const call of message.calls) void run(call);
       break;
     case "init":
       toolName = message.module.name;

@@ -119,7 +119,11 @@ export class ToolRunner {
   #receive(from: RunnerProcess, message: ToHost): void {
     if (from !== this.#process) return;
     if (message.t === "result") this.#settle(message.id, outcomeOf(message));
-    else if (message.t === "progress") {
+    else if (message.t === "results") {
+      for (const result of message.results) {
+        this.#settle(result.id, outcomeOf(result));
+      }
+    } else if (message.t === "progress") {
       const pending = this.#pending.get(message.id);
       pending?.onProgress?.({
         progress: message.progress,
@@ -160,6 +164,8 @@ export class ToolRunner {
   }
 
   #failAll(error: string): void {
+    // Calls not sent yet end here too: none may reach the next runner.
+    this.#outbox = [];
     for (const id of [...this.#pending.keys()]) {
       this.#settle(id, { ok: false, status: "error", error });
     }
@@ -213,18 +219,43 @@ export class ToolRunner {
         progress: call.onProgress !== undefined,
         ...(call.secrets ? { secrets: call.secrets } : {}),
       };
-      if (!runner.send(message)) {
-        this.#settle(id, {
-          ok: false,
-          status: "error",
-          error: `cannot send the call to the runner of tool "${name}"`,
-        });
+      // A call to an idle runner goes at once. While it is busy with
+      // earlier calls, the calls made until the next turn of the event loop
+      // (each HTTP request has a turn of its own) go together in one
+      // message: one write and one wake-up for all.
+      this.#outbox.push(message);
+      if (this.#pending.size <= 1) this.#flush(runner);
+      else if (this.#outbox.length === 1) {
+        setTimeout(() => this.#flush(runner), 0);
       }
     });
   }
 
+  #outbox: CallMessage[] = [];
+
+  #flush(runner: RunnerProcess): void {
+    const calls = this.#outbox;
+    if (calls.length === 0) return;
+    this.#outbox = [];
+    const sent = runner.send(
+      calls.length === 1 ? calls[0] : { t: "calls", calls },
+    );
+    if (sent) return;
+    for (const call of calls) {
+      this.#settle(call.id, {
+        ok: false,
+        status: "error",
+        error:
+          `cannot send the call to the runner of tool "${this.#module.name}"`,
+      });
+    }
+  }
+
+  /** Tells the runner to abort a call, or drops it when it was not sent yet. */
   #stop(id: number): void {
-    this.#process?.send({ t: "abort", id });
+    const waiting = this.#outbox.findIndex((call) => call.id === id);
+    if (waiting !== -1) this.#outbox.splice(waiting, 1);
+    else this.#process?.send({ t: "abort", id });
   }
 
   #abort(id: number): void {
