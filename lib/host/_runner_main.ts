@@ -97,17 +97,29 @@ function installGuards(): void {
     }
   }
   // Where the runtime does not refuse it, a tool could signal the host.
+  const refuse = (pid: number) =>
+    pid === parent || pid === 0 || pid === -1 ||
+    (pid < -1 && -pid !== process.pid);
+  const refusal = (pid: number) =>
+    new Error(
+      `a tool may not signal process ${pid}: only processes it started`,
+    );
   process.kill = ((pid: number, signal?: string | number) => {
-    if (
-      pid === parent || pid === 0 || pid === -1 ||
-      pid < -1 && -pid !== process.pid
-    ) {
-      throw new Error(
-        `a tool may not signal process ${pid}: only processes it started`,
-      );
-    }
+    if (refuse(pid)) throw refusal(pid);
     return realKill(pid, signal);
   }) as typeof process.kill;
+  if (deno && typeof deno.kill === "function") {
+    const denoKill = (deno.kill as (pid: number, signal?: string) => void)
+      .bind(deno);
+    try {
+      deno.kill = (pid: number, signal?: string) => {
+        if (refuse(pid)) throw refusal(pid);
+        return denoKill(pid, signal);
+      };
+    } catch {
+      // Frozen: Deno's permissions still refuse it without --allow-run.
+    }
+  }
   process.on("unhandledRejection", (reason: unknown) => {
     send({ t: "log", text: `unhandled rejection: ${thrownMessage(reason)}` });
   });
