@@ -96,13 +96,31 @@ function defaultExport(ns: Record<string, unknown>): unknown {
   return value;
 }
 
+/**
+ * Imports a module by its absolute URL: a project's module (`file:`), or a
+ * Beeuni tool where the package itself was loaded from (`https:` from JSR).
+ * Each import is written with a fixed scheme, which tells `deno publish`
+ * that it needs no rewriting (it warns about imports it cannot read).
+ */
+function importUrl(url: string): Promise<Record<string, unknown>> {
+  if (url.startsWith("file:///")) {
+    return import(`file:///${url.slice("file:///".length)}`);
+  }
+  if (url.startsWith("https://")) {
+    return import(`https://${url.slice("https://".length)}`);
+  }
+  return Promise.reject(
+    new Error(`a tool module must be a file: or https: URL, got "${url}"`),
+  );
+}
+
 /** The module's tool, or the reason it is not one (T1, T8). */
 export async function importTool(
   url: string,
 ): Promise<{ tool: ToolModule } | { reason: string }> {
   let ns: Record<string, unknown>;
   try {
-    ns = await import(url);
+    ns = await importUrl(url);
   } catch (error) {
     const text = describeFailure(error);
     if (
