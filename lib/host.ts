@@ -27,7 +27,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { agentMaySee } from "./agents.ts";
 import { loadProject, type Project } from "./project.ts";
 import { findAgent } from "./resolve.ts";
@@ -132,6 +132,34 @@ export type CallOutcome =
     error: string;
   };
 
+/**
+ * What {@linkcode Host.subscribe} listeners receive: every call's start and
+ * end, and every reload. Events never carry `context.env`, secrets or
+ * tokens.
+ */
+export type HostEvent =
+  | {
+    type: "call-start";
+    /** Pairs this start with its `call-end`. */
+    id: string;
+    name: string;
+    agent: string;
+    sessionId: string;
+    args: unknown;
+    /** Epoch milliseconds. */
+    startedAt: number;
+  }
+  | {
+    type: "call-end";
+    id: string;
+    name: string;
+    agent: string;
+    sessionId: string;
+    durationMs: number;
+    outcome: CallOutcome;
+  }
+  | { type: "reload"; ok: boolean; changed: boolean };
+
 /** What {@linkcode Host.reload} did. */
 export interface ReloadResult {
   /** Whether the new manifest was valid and is now served. */
@@ -162,6 +190,8 @@ export interface Host {
   stopSession(sessionId: string): number;
   /** How many calls are running. */
   running(): number;
+  /** Every call's start and end, and every reload; returns an unsubscribe function. */
+  subscribe(listener: (event: HostEvent) => void): () => void;
   /** Re-reads the manifest and the modules and serves them, unless the manifest has errors (D5). */
   reload(): Promise<ReloadResult>;
   /** Stops every worker; running calls end with an error. */
@@ -370,6 +400,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   const sessions = new Map<string, Set<CallTicket>>();
   const deadlines = new Deadlines();
+  const listeners = new Set<(event: HostEvent) => void>();
   let total = 0;
   let closed = false;
   let reloading: Promise<ReloadResult> | undefined;
@@ -532,8 +563,31 @@ export async function createHost(options: HostOptions): Promise<Host> {
     }
   }
 
+  /** Hands `event` to every listener; a listener that throws is skipped. */
+  function emit(event: HostEvent): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own: the call goes on.
+      }
+    }
+  }
+
   async function call(request: CallRequest): Promise<CallOutcome> {
     const started = performance.now();
+    const id = listeners.size > 0 ? randomUUID() : "";
+    if (id !== "") {
+      emit({
+        type: "call-start",
+        id,
+        name: request.name,
+        agent: request.agent,
+        sessionId: request.sessionId,
+        args: request.args,
+        startedAt: Date.now(),
+      });
+    }
     let outcome: CallOutcome;
     if (closed) {
       outcome = {
@@ -559,6 +613,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
     log(
       `[tools] call ${request.name} agent=${request.agent} session=${request.sessionId} ${ms}ms ${result}`,
     );
+    if (id !== "") {
+      emit({
+        type: "call-end",
+        id,
+        name: request.name,
+        agent: request.agent,
+        sessionId: request.sessionId,
+        durationMs: ms,
+        outcome,
+      });
+    }
     return outcome;
   }
 
@@ -640,9 +705,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
       return count;
     },
     running: () => total,
+    subscribe(listener: (event: HostEvent) => void): () => void {
+      // A wrapper per subscription, so the same function may subscribe twice.
+      const entry = (event: HostEvent) => listener(event);
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
     reload(): Promise<ReloadResult> {
       const previous = reloading ?? Promise.resolve();
-      const next = previous.catch(() => {}).then(doReload);
+      const next = previous.catch(() => {}).then(doReload).then((result) => {
+        emit({ type: "reload", ok: result.ok, changed: result.changed });
+        return result;
+      });
       reloading = next;
       return next;
     },
