@@ -4,13 +4,15 @@
  * manifest and the tool modules, and per-call secrets.
  *
  * Prints `token file: <path>` (unless the token comes from
- * `BEEUNI_DAEMON_TOKEN`), then `listening on http://127.0.0.1:<port>` once
- * ready. SIGINT or SIGTERM stops it (exit code 0).
+ * `BEEUNI_DAEMON_TOKEN`), the web UI's address (`web ui:
+ * http://127.0.0.1:<port>/#token=<token>`, the token in the fragment only),
+ * then `listening on http://127.0.0.1:<port>` once ready. SIGINT or SIGTERM stops it (exit code 0).
  *
  * @example Start the daemon on a project and call a tool with curl
  * ```sh
  * deno run -A daemon.ts --dir examples/starter --port 8787
  * # token file: /home/me/.local/state/beeuni/daemon/<hash>.token
+ * # web ui: http://127.0.0.1:8787/#token=<token>
  * # listening on http://127.0.0.1:8787
  * curl -s -H "Authorization: Bearer $(cat /home/me/.local/state/beeuni/daemon/<hash>.token)" \
  *   -d '{"args":{"query":"deno"},"sessionId":"s1","agent":"beeuni"}' \
@@ -43,6 +45,7 @@ import { prepareToken, removeTokenFile } from "./lib/daemon_token.ts";
 import { isReloadTrigger, watchTargets } from "./lib/daemon_watch.ts";
 import { syncOpencodeConfig } from "./lib/opencode_agents.ts";
 import type { Host } from "./lib/host.ts";
+import type { WebHandler } from "./lib/web/mod.ts";
 import { canonicalRoot, readSecrets } from "./lib/secrets.ts";
 import type { Diagnostic } from "./lib/types.ts";
 
@@ -143,6 +146,7 @@ export async function startDaemon(
   }
   const token = prepareToken(root, io.env, options.tokenFile);
   let host: Host;
+  let web: WebHandler;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("./lib/host.ts");
@@ -155,6 +159,7 @@ export async function startDaemon(
       secrets: () => readSecrets(root, io.env),
       log,
     });
+    web = (await import("./lib/web/mod.ts")).createWebHandler({ host });
   } catch (error) {
     flushLog();
     if (token.file) removeTokenFile(token.file, token.token);
@@ -166,6 +171,7 @@ export async function startDaemon(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowAnyHost: options.allowRemote ?? false,
     log,
+    web,
   });
   let server: Server;
   try {
@@ -298,8 +304,15 @@ export async function startDaemon(
   }
 
   flushLog();
-  if (token.file) io.stdout(`token file: ${token.file}\n`);
-  else io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
+  if (token.file) {
+    io.stdout(`token file: ${token.file}\n`);
+    io.stdout(`web ui: ${url}/#token=${token.token}\n`);
+  } else {
+    io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
+    io.stdout(
+      `web ui: ${url}/ (add #token=<the value of BEEUNI_DAEMON_TOKEN> to open it)\n`,
+    );
+  }
   io.stdout(`listening on ${url}\n`);
 
   let closing: Promise<void> | undefined;
@@ -312,6 +325,8 @@ export async function startDaemon(
         closed = true;
         clearTimeout(timer);
         watcher?.close();
+        // Open event streams of the page would hold the shutdown up.
+        web.close();
         const stopped = server.shutdown();
         await host.close();
         await stopped;
@@ -347,6 +362,7 @@ Loads the project's tools and serves calls over HTTP on loopback:
   POST /beeuni/tools/<name>            run a tool: {"args":{},"sessionId":"s","agent":"a"}
   POST /beeuni/sessions/<id>/stop      abort every running call of a session
   GET  /beeuni/health                  liveness
+  GET  /                               the web UI (open the "web ui" address)
 Every request needs "Authorization: Bearer <token>". The token is
 BEEUNI_DAEMON_TOKEN when set, otherwise generated and written (mode 0600) to
 the token file the daemon prints. Edits to beeuni.yaml, its imports and the

@@ -14,6 +14,8 @@
  * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` (D2) |
  * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` (T5) |
  *
+ * With `web`, `/` and `/ui/...` are the web UI's (`lib/web/mod.ts`).
+ *
  * @example Serve a host with Deno
  * ```ts ignore
  * import { createHandler } from "./daemon_http.ts";
@@ -70,6 +72,15 @@ export interface HandlerOptions {
   allowAnyHost?: boolean;
   /** Receives one line per refused request (no token, argument or secret in it). */
   log?: (line: string) => void;
+  /**
+   * The web UI beside the API (W1; `lib/web/mod.ts` `createWebHandler`
+   * fits it): `page` answers before the token check (the page and its
+   * files), `api` after it; each gives `undefined` for paths not its own.
+   */
+  web?: {
+    page(request: Request, url: URL): Promise<Response> | undefined;
+    api(request: Request, url: URL): Promise<Response> | undefined;
+  };
 }
 
 /** How long a call runs before the handler starts watching for the caller going away. */
@@ -370,6 +381,8 @@ export function createHandler(
       const sessionId = decodeSegment(stopMatch[1]);
       return json(200, { stopped: host.stopSession(sessionId) });
     }
+    const web = options.web?.api(request, url);
+    if (web) return await web;
     return json(404, { error: `no route for ${method} ${path}` });
   }
 
@@ -391,6 +404,9 @@ export function createHandler(
           "the Host header must be localhost, 127.0.0.1 or [::1]: this daemon only answers loopback requests",
       });
     }
+    // The page carries its token in the URL fragment, which is never sent.
+    const page = options.web?.page(request, url);
+    if (page) return await page;
     if (!authorized(request.headers.get("authorization"))) {
       log(`[http] 401 ${where}: missing or wrong bearer token`);
       return json(
