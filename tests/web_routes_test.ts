@@ -282,6 +282,31 @@ Deno.test("/ui/api/events replays kept calls, then streams each call and reload 
   while (!(await reader.read()).done) { /* drain */ }
 });
 
+Deno.test("the history keeps the last calls only (historyLimit)", async () => {
+  await using ui = await setUp();
+  const web = createWebHandler({ host: ui.host, historyLimit: 2 });
+  try {
+    for (const text of ["one", "two", "three"]) {
+      await ui.call("echo", { text });
+    }
+    const handler = createHandler({ host: ui.host, token: TOKEN, web });
+    const response = await handler(
+      new Request("http://127.0.0.1:8787/ui/api/events", {
+        headers: { host: "127.0.0.1", authorization: `Bearer ${TOKEN}` },
+      }),
+    );
+    const reader = response.body!.getReader();
+    const { events } = await readEvents(reader, (e) => e.length >= 4);
+    assert.deepEqual(
+      events.filter((e) => e.type === "call-start").map((e) => e.args),
+      [{ text: "two" }, { text: "three" }],
+    );
+    await reader.cancel();
+  } finally {
+    web.close();
+  }
+});
+
 Deno.test("/ui/api/file serves only files a show call in the history named, inside the project", async () => {
   await using ui = await setUp();
   const file = (path: string) =>

@@ -17,25 +17,35 @@ export interface CallRecord {
 
 /** Arguments larger than this (as JSON) are replaced by a note. */
 const MAX_ARGS_CHARS = 1024 * 1024;
+/** The most argument and output text kept over all records; the oldest go first. */
+const MAX_KEPT_CHARS = 32 * 1024 * 1024;
 /** A stream whose reader lags this far behind is ended (bytes queued). */
 const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Keep-alive comments while streams are open, so a dead peer is noticed. */
 const PING_MS = 15_000;
 const encoder = new TextEncoder();
 
-function keptArgs(args: unknown): unknown {
+/** The arguments as kept, and how many characters of JSON they take. */
+function keptArgs(args: unknown): { args: unknown; chars: number } {
   let text: string | undefined;
   try {
     text = JSON.stringify(args);
   } catch {
-    return { "(not kept)": "the arguments are not JSON" };
+    return { args: { "(not kept)": "the arguments are not JSON" }, chars: 0 };
   }
   if (text !== undefined && text.length > MAX_ARGS_CHARS) {
     return {
-      "(not kept)": `the arguments were ${text.length} characters of JSON`,
+      args: {
+        "(not kept)": `the arguments were ${text.length} characters of JSON`,
+      },
+      chars: 0,
     };
   }
-  return args;
+  return { args, chars: text?.length ?? 0 };
+}
+
+function outcomeChars(outcome: CallOutcome): number {
+  return outcome.ok ? outcome.output.length : outcome.error.length;
 }
 
 function frame(event: HostEvent): Uint8Array {
@@ -47,6 +57,8 @@ export class History {
   #limit: number;
   #maxStreams: number;
   #records = new Map<string, CallRecord>();
+  #chars = new Map<string, number>();
+  #kept = 0;
   #streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   #ping: ReturnType<typeof setInterval> | undefined;
   #closed = false;
@@ -70,12 +82,9 @@ export class History {
   add(event: HostEvent): void {
     if (this.#closed) return;
     if (event.type === "call-start") {
-      const args = keptArgs(event.args);
+      const { args, chars } = keptArgs(event.args);
       this.#records.set(event.id, { ...event, args });
-      for (const id of this.#records.keys()) {
-        if (this.#records.size <= this.#limit) break;
-        this.#records.delete(id);
-      }
+      this.#count(event.id, chars);
       this.#broadcast({ ...event, args });
       return;
     }
@@ -84,6 +93,7 @@ export class History {
       if (record) {
         record.durationMs = event.durationMs;
         record.outcome = event.outcome;
+        this.#count(event.id, outcomeChars(event.outcome));
       }
     }
     this.#broadcast(event);
@@ -140,6 +150,21 @@ export class History {
     this.#streams.clear();
     clearInterval(this.#ping);
     this.#ping = undefined;
+  }
+
+  /** Counts `chars` more for record `id`, then forgets the oldest records over the limits. */
+  #count(id: string, chars: number): void {
+    this.#chars.set(id, (this.#chars.get(id) ?? 0) + chars);
+    this.#kept += chars;
+    for (const old of this.#records.keys()) {
+      if (
+        this.#records.size <= this.#limit && this.#kept <= MAX_KEPT_CHARS
+      ) break;
+      if (old === id) break;
+      this.#records.delete(old);
+      this.#kept -= this.#chars.get(old) ?? 0;
+      this.#chars.delete(old);
+    }
   }
 
   #drop(controller: ReadableStreamDefaultController<Uint8Array>): void {
