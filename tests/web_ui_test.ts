@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { beeuni, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import { json, serve, type TestServer } from "./_builtin.ts";
 import {
@@ -325,8 +325,27 @@ Deno.test("the web UI in Chromium: tools per agent, forms, the five views, histo
           await page.locator(".hidden-tools").textContent(),
           /Hidden from reader: image_search, show, plan_trip, wait_for_stop, html_echo, long_report$/,
         );
-        await page.selectOption("#agent", "builder");
-        await page.locator("#tools h2", { hasText: "builder" }).waitFor();
+        // The same tools, kinds and sources as `beeuni tools ls --agent`,
+        // less the one that did not load.
+        for (const agent of ["reader", "builder"]) {
+          await page.selectOption("#agent", agent);
+          await page.locator("#tools h2", { hasText: agent }).waitFor();
+          const ls = await beeuni(repo.dir, [
+            "tools",
+            "ls",
+            "--agent",
+            agent,
+            "--json",
+          ]);
+          const expected = JSON.parse(ls.stdout).tools
+            .filter((tool: { name: string }) => tool.name !== "broken")
+            .map((t: Record<string, string>) => t.name + t.kind + t.source);
+          const shown = await page.locator(".tool-list button").evaluateAll(
+            (buttons: { textContent: string }[]) =>
+              buttons.map((b) => b.textContent),
+          );
+          assert.deepEqual(shown, expected);
+        }
       },
     );
 
