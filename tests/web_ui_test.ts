@@ -257,10 +257,10 @@ function toolNames(page: Page): Promise<string[]> {
 
 // ---- the tests -----------------------------------------------------------
 
-Deno.test("the web UI in Chromium: tools per agent, forms, the five views, history, stop and safety (W1-W3)", async (t) => {
+/** Tools per agent, forms, the five views, history, Stop and safety, on one daemon. */
+async function projectSteps(t: Deno.TestContext, browser: Browser) {
   await using repo = await project();
   await using hostile = providers(true);
-  const browser: Browser = await launchChromium();
   const daemon = await startDaemon(repo.dir, {
     args: ["--no-opencode"],
     env: providerEnv(hostile),
@@ -765,10 +765,9 @@ Deno.test("the web UI in Chromium: tools per agent, forms, the five views, histo
     );
   } finally {
     await ui?.close();
-    await browser.close();
     await daemon.stop();
   }
-});
+}
 
 // ---- changed copies ------------------------------------------------------
 
@@ -790,7 +789,7 @@ const CHANGED_SHOW = `export default {
 };
 `;
 
-Deno.test("changed copies of the Beeuni tools show their raw output (W2)", async () => {
+async function changedCopies(browser: Browser) {
   await using repo = await tempRepo({
     "beeuni.yaml": `tools:
   web_search: tools/web_search.ts
@@ -799,7 +798,6 @@ Deno.test("changed copies of the Beeuni tools show their raw output (W2)", async
     "tools/web_search.ts": CHANGED_SEARCH,
     "tools/show.ts": CHANGED_SHOW,
   });
-  const browser: Browser = await launchChromium();
   const daemon = await startDaemon(repo.dir, { args: ["--no-opencode"] });
   try {
     const ui = await openPage(browser, uiAddress(daemon));
@@ -825,18 +823,16 @@ Deno.test("changed copies of the Beeuni tools show their raw output (W2)", async
     assert.equal(await raw.locator("pre").textContent(), "shown note: hello");
     await ui.close();
   } finally {
-    await browser.close();
     await daemon.stop();
   }
-});
+}
 
 // ---- the starter project (and the README's screenshots) -------------------
 
-Deno.test("every tool of the starter project runs from the page (screenshots for the README)", async () => {
+async function starterProject(browser: Browser) {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_starter_" });
   await cp(join(REPO_ROOT, "examples", "starter"), dir, { recursive: true });
   await using tidy = providers(false);
-  const browser: Browser = await launchChromium();
   const daemon = await startDaemon(dir, {
     args: ["--no-opencode"],
     env: providerEnv(tidy),
@@ -921,8 +917,28 @@ Deno.test("every tool of the starter project runs from the page (screenshots for
     await screenshot(page, "show");
     await ui.close();
   } finally {
-    await browser.close();
     await daemon.stop();
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// One browser serves every step.
+Deno.test("the web UI in Chromium (W1-W3)", async (t) => {
+  const browser: Browser = await launchChromium();
+  try {
+    await t.step(
+      "on a project with Beeuni, project and broken tools: tools per agent, forms, the five views, history, Stop and safety",
+      (t) => projectSteps(t, browser),
+    );
+    await t.step(
+      "changed copies of the Beeuni tools show their raw output (W2)",
+      () => changedCopies(browser),
+    );
+    await t.step(
+      "every tool of the starter project runs from the page (the README's screenshots)",
+      () => starterProject(browser),
+    );
+  } finally {
+    await browser.close();
   }
 });
