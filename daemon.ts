@@ -6,7 +6,8 @@
  * Prints `token file: <path>` (unless the token comes from
  * `BEEUNI_DAEMON_TOKEN`), the web UI's address (`web ui:
  * http://127.0.0.1:<port>/#token=<token>`, the token in the fragment only),
- * then `listening on http://127.0.0.1:<port>` once ready. SIGINT or SIGTERM stops it (exit code 0).
+ * then `listening on http://127.0.0.1:<port>` once ready. SIGINT or SIGTERM
+ * stops it (exit code 0).
  *
  * @example Start the daemon on a project and call a tool with curl
  * ```sh
@@ -150,6 +151,7 @@ export async function startDaemon(
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("./lib/host.ts");
+    const { createWebHandler } = await import("./lib/web/mod.ts");
     host = await createHost({
       directory: root,
       manifest: manifestFile,
@@ -159,7 +161,7 @@ export async function startDaemon(
       secrets: () => readSecrets(root, io.env),
       log,
     });
-    web = (await import("./lib/web/mod.ts")).createWebHandler({ host });
+    web = createWebHandler({ host });
   } catch (error) {
     flushLog();
     if (token.file) removeTokenFile(token.file, token.token);
