@@ -5,13 +5,16 @@
  * Node.js 22.18+ and Bun.
  *
  * Prints `token file: <path>` (unless the token comes from
- * `BEEUNI_DAEMON_TOKEN`), then `listening on http://127.0.0.1:<port>` once
- * ready. SIGINT or SIGTERM stops it (exit code 0).
+ * `BEEUNI_DAEMON_TOKEN`), the web UI's address (`web ui:
+ * http://127.0.0.1:<port>/#token=<token>`, the token in the fragment only),
+ * then `listening on http://127.0.0.1:<port>` once ready. SIGINT or SIGTERM
+ * stops it (exit code 0).
  *
  * @example Start the daemon on a project and call a tool with curl
  * ```sh
  * deno run -A daemon.ts --dir examples/starter --port 8787
  * # token file: /home/me/.local/state/beeuni/daemon/<hash>.token
+ * # web ui: http://127.0.0.1:8787/#token=<token>
  * # listening on http://127.0.0.1:8787
  * curl -s -H "Authorization: Bearer $(cat /home/me/.local/state/beeuni/daemon/<hash>.token)" \
  *   -d '{"args":{"query":"deno"},"sessionId":"s1","agent":"beeuni"}' \

@@ -15,6 +15,7 @@ import type { Diagnostic } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { readSecrets, secretsFile } from "../secrets/mod.ts";
 import type { Io, Runtime, Server } from "../runtime/mod.ts";
+import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
 import { prepareToken, removeTokenFile } from "./_token.ts";
@@ -185,6 +186,7 @@ export async function startDaemon(
     if (token.file) removeTokenFile(token.file, token.token);
   };
   let host: Host;
+  let web: WebHandler;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("../host/mod.ts");
@@ -205,6 +207,7 @@ export async function startDaemon(
       secrets: () => readSecrets(root, io.env),
       log,
     });
+    web = createWebHandler({ host });
   } catch (error) {
     flush();
     dropToken();
@@ -215,6 +218,7 @@ export async function startDaemon(
     token: token.token,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowAnyHost: options.allowRemote ?? false,
+    mounts: webMounts(web),
     log,
   });
   let server: Server;
@@ -262,8 +266,16 @@ export async function startDaemon(
   });
 
   flush();
-  if (token.file) io.stdout(`token file: ${token.file}\n`);
-  else io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
+  if (token.file) {
+    io.stdout(`token file: ${token.file}\n`);
+    // The token travels in the fragment, which no browser sends (W1).
+    io.stdout(`web ui: ${url}/#token=${token.token}\n`);
+  } else {
+    io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
+    io.stdout(
+      `web ui: ${url}/ (add #token=<the value of BEEUNI_DAEMON_TOKEN> to open it)\n`,
+    );
+  }
   io.stdout(`listening on ${url}\n`);
 
   let closing: Promise<void> | undefined;
@@ -274,6 +286,8 @@ export async function startDaemon(
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
+        // Open event streams of the page would hold the shutdown up.
+        web.close();
         const stopped = server.shutdown();
         await host.close();
         await stopped;

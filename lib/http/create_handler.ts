@@ -43,13 +43,13 @@ export type {
 /** The default largest request body accepted: 10 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;
 
-/** Another handler, answering every path under `prefix`. */
+/** Another handler, asked about the paths under `prefix`. */
 export interface Mount {
-  /** The path prefix it answers, e.g. `/mcp` (that path and those below it). */
+  /** The path prefix it is asked about, e.g. `/mcp` (that path and those below it; `/` is every path). */
   prefix: string;
-  /** Answers the request. */
-  handler: (request: Request) => Promise<Response>;
-  /** Whether requests need the bearer token; default true. */
+  /** Answers the request, or gives `undefined` for a path that is not its own. */
+  handler: (request: Request, url: URL) => Promise<Response> | undefined;
+  /** Whether its requests need the bearer token; default true. */
   bearer?: boolean;
 }
 
@@ -69,13 +69,10 @@ export interface HandlerOptions {
   log?: (line: string) => void;
 }
 
-function mountFor(mounts: readonly Mount[], path: string): Mount | undefined {
-  return mounts.find((mount) =>
-    path === mount.prefix ||
-    path.startsWith(
-      mount.prefix.endsWith("/") ? mount.prefix : `${mount.prefix}/`,
-    )
-  );
+function under(prefix: string, path: string): boolean {
+  if (prefix === "/") return true;
+  return path === prefix ||
+    path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
 }
 
 /**
@@ -95,16 +92,20 @@ export function createHandler(
   );
 
   async function answer(request: Request, url: URL): Promise<Response> {
-    const mount = mountFor(mounts, url.pathname);
-    if (mount?.bearer !== false) {
-      if (!authorized(request.headers.get("authorization"))) {
-        log(
-          `[http] 401 ${request.method} ${url.pathname}: missing or wrong bearer token`,
-        );
-        return unauthorized();
-      }
+    const authed = authorized(request.headers.get("authorization"));
+    const refuse = () => {
+      log(
+        `[http] 401 ${request.method} ${url.pathname}: missing or wrong bearer token`,
+      );
+      return unauthorized();
+    };
+    for (const mount of mounts) {
+      if (!under(mount.prefix, url.pathname)) continue;
+      if (mount.bearer !== false && !authed) return refuse();
+      const response = mount.handler(request, url);
+      if (response) return await response;
     }
-    if (mount) return await mount.handler(request);
+    if (!authed) return refuse();
     return await dispatch(routes, request, url) ??
       json(404, { error: `no route for ${request.method} ${url.pathname}` });
   }

@@ -1,0 +1,156 @@
+// The page's API under `/ui/api/`: the tools an agent gets, the history as
+// server-sent events, and the files `show` calls named. The daemon checks
+// the bearer token before any of these run.
+
+import { open, realpath } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { Host } from "../host/mod.ts";
+import type { History } from "./_history.ts";
+
+/** The part of the host the page's API reads. */
+export type WebHost = Pick<
+  Host,
+  "directory" | "list" | "loadErrors" | "manifest" | "diagnostics" | "subscribe"
+>;
+
+/** The largest file a `show` call may hand to the page: 25 MiB. */
+const MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+/** A JSON answer (the daemon's own shape: one object and a newline). */
+export function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body) + "\n", {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+function agentNames(host: WebHost): string[] {
+  const names: string[] = [];
+  for (const file of host.manifest().files) {
+    for (const agent of file.agents) {
+      if (!names.includes(agent.name)) names.push(agent.name);
+    }
+  }
+  return names;
+}
+
+/** `GET /ui/api/tools?agent=A`: what agent `A` gets, what it does not, and what did not load. */
+export function toolsAnswer(host: WebHost, url: URL): Response {
+  const agent = url.searchParams.get("agent") || undefined;
+  const tools = host.list(agent);
+  const seen = new Set(tools.map((tool) => tool.name));
+  return jsonResponse(200, {
+    agents: agentNames(host),
+    agent: agent ?? null,
+    tools,
+    hidden: host.list().map((tool) => tool.name).filter((name) =>
+      !seen.has(name)
+    ),
+    loadErrors: host.loadErrors(),
+    diagnostics: host.diagnostics().map((d) => ({
+      file: d.file,
+      line: d.line,
+      col: d.col,
+      severity: d.severity,
+      message: d.message,
+    })),
+  });
+}
+
+/** `GET /ui/api/events`: the history, then every call and reload as it happens. */
+export function eventsAnswer(history: History): Response {
+  if (history.full()) {
+    return jsonResponse(503, {
+      error: "too many open event streams: close another tab of the web UI",
+    });
+  }
+  return new Response(history.stream(), {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** The paths that kept `show` calls of type `image` or `file` named and that succeeded. */
+function shownPaths(history: History): Set<string> {
+  const paths = new Set<string>();
+  for (const record of history.records()) {
+    const args = record.args as Record<string, unknown> | null;
+    if (
+      record.name === "show" && record.outcome?.ok === true &&
+      typeof args === "object" && args !== null &&
+      (args.type === "image" || args.type === "file") &&
+      typeof args.path === "string"
+    ) paths.add(args.path);
+  }
+  return paths;
+}
+
+/**
+ * `GET /ui/api/file?path=P`: the bytes of a file a `show` call in the
+ * history named, if it is still a file inside the project.
+ */
+export async function fileAnswer(
+  host: WebHost,
+  history: History,
+  url: URL,
+): Promise<Response> {
+  const path = url.searchParams.get("path") ?? "";
+  if (!shownPaths(history).has(path)) {
+    return jsonResponse(404, {
+      error: `no show call in the history named file "${path}"`,
+    });
+  }
+  const missing = jsonResponse(404, {
+    error: `file "${path}" is not a file inside the project`,
+  });
+  let real: string;
+  try {
+    const root = await realpath(host.directory);
+    real = await realpath(resolve(root, path));
+    const inside = relative(root, real);
+    if (inside === "" || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+      return missing;
+    }
+  } catch {
+    return missing;
+  }
+  const handle = await open(real, "r").catch(() => undefined);
+  if (handle === undefined) return missing;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return missing;
+    if (info.size > MAX_FILE_BYTES) {
+      return jsonResponse(413, {
+        error:
+          `file "${path}" is ${info.size} bytes: the web UI shows files up to ${MAX_FILE_BYTES} bytes`,
+      });
+    }
+    // Reads what the file held when it was looked at, however it grows.
+    const body = new Uint8Array(info.size);
+    let filled = 0;
+    while (filled < body.length) {
+      const { bytesRead } = await handle.read(
+        body,
+        filled,
+        body.length - filled,
+        filled,
+      );
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return new Response(body.subarray(0, filled), {
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-disposition": "attachment",
+        "cache-control": "no-store",
+      },
+    });
+  } finally {
+    await handle.close();
+  }
+}

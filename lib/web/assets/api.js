@@ -1,0 +1,139 @@
+// Talking to the daemon: every request carries the token as a bearer
+// header. The token arrives in the address's fragment (never sent to a
+// server) and is kept for this tab only.
+
+const KEY = "beeuni-token";
+
+/** A refused or failed request, with the daemon's status and message. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * The token: taken from `#token=…` (then removed from the address bar) or
+ * kept from earlier in this tab; `null` when there is none.
+ */
+export function takeToken() {
+  const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
+  if (match) {
+    let token = match[1];
+    try {
+      token = decodeURIComponent(token);
+    } catch {
+      // Kept as written: the daemon will say whether it is right.
+    }
+    sessionStorage.setItem(KEY, token);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(KEY);
+}
+
+/** Forgets the token of this tab. */
+export function forgetToken() {
+  sessionStorage.removeItem(KEY);
+}
+
+async function request(path, init = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${sessionStorage.getItem(KEY) ?? ""}`);
+  const response = await fetch(path, { ...init, headers });
+  if (response.status === 401) {
+    await response.body?.cancel();
+    throw new ApiError(401, "the daemon refused the token");
+  }
+  return response;
+}
+
+async function errorOf(response) {
+  try {
+    const body = await response.json();
+    if (typeof body?.error === "string") return body.error;
+  } catch {
+    // Not JSON: say what the status was.
+  }
+  return `the daemon answered HTTP ${response.status}`;
+}
+
+/** GETs a JSON route of the page's API. */
+export async function getJson(path) {
+  const response = await request(path);
+  if (!response.ok) {
+    throw new ApiError(response.status, await errorOf(response));
+  }
+  return await response.json();
+}
+
+/** Calls tool `name`; resolves to the HTTP status and the JSON answer. */
+export async function callTool(name, body) {
+  const response = await request(`/beeuni/tools/${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  let answer;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = { error: `the daemon answered HTTP ${response.status}` };
+  }
+  return { status: response.status, body: answer };
+}
+
+/** Stops every running call of session `id`; resolves to how many. */
+export async function stopSession(id) {
+  const response = await request(
+    `/beeuni/sessions/${encodeURIComponent(id)}/stop`,
+    { method: "POST" },
+  );
+  if (!response.ok) {
+    throw new ApiError(response.status, await errorOf(response));
+  }
+  return (await response.json()).stopped;
+}
+
+/** The bytes of a file a `show` call named, as a `data:` address of `mime`. */
+export async function fileDataUrl(path, mime) {
+  const response = await request(
+    `/ui/api/file?path=${encodeURIComponent(path)}`,
+  );
+  if (!response.ok) {
+    throw new ApiError(response.status, await errorOf(response));
+  }
+  const blob = new Blob([await response.arrayBuffer()], { type: mime });
+  return await new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/** `{ type: "open" }` once connected, then the history's server-sent events, one at a time. */
+export async function* events(signal) {
+  const response = await request("/ui/api/events", { signal });
+  if (!response.ok || response.body === null) {
+    throw new ApiError(response.status, await errorOf(response));
+  }
+  yield { type: "open" };
+  const reader = response.body.pipeThrough(new TextDecoderStream())
+    .getReader();
+  let buffer = "";
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block.split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
+      if (data !== "") yield JSON.parse(data);
+    }
+  }
+}

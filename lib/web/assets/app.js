@@ -1,0 +1,406 @@
+// The page: pick an agent, see its tools and the ones that did not load,
+// call one from a generated form or raw JSON, stop it, see the outcome in
+// the tool's view, and follow every call in the history.
+
+import {
+  ApiError,
+  callTool,
+  fileDataUrl,
+  forgetToken,
+  getJson,
+  stopSession,
+  takeToken,
+} from "./api.js";
+import { fill, h } from "./dom.js";
+import { createForm } from "./form.js";
+import { followHistory } from "./history.js";
+import { renderCall } from "./views.js";
+
+const byId = (id) => document.getElementById(id);
+/** Offered when the manifest does not list it: an agent the manifest does not name sees every tool. */
+const OTHER_AGENT = "web";
+const AGENT_KEY = "beeuni-agent";
+const sessionId = `web-${crypto.randomUUID().slice(0, 8)}`;
+const ctx = { fileDataUrl };
+
+const NO_TOKEN =
+  "This page needs the daemon's token. Open the address on the daemon's \"web ui:\" line: it ends in #token=….";
+const BAD_TOKEN =
+  "The daemon refused the token in this address (HTTP 401): it is not this daemon's token, or the daemon restarted with a new one. Open the address on the daemon's latest \"web ui:\" line.";
+
+const state = {
+  agent: null,
+  listing: null,
+  tool: null,
+  form: null,
+  mode: "form",
+  running: false,
+  stopped: false,
+};
+
+function fatal(message) {
+  const box = byId("fatal");
+  box.replaceChildren(h("strong", null, "Cannot open the tools. "), message);
+  box.hidden = false;
+  byId("app").hidden = true;
+}
+
+function denied() {
+  forgetToken();
+  fatal(BAD_TOKEN);
+}
+
+function failed(error) {
+  if (error instanceof ApiError && error.status === 401) denied();
+  else fatal(`the daemon cannot be reached: ${error.message}`);
+}
+
+// ---- agents and tools ----------------------------------------------------
+
+async function loadTools(agent) {
+  const query = agent ? `?agent=${encodeURIComponent(agent)}` : "";
+  const listing = await getJson(`/ui/api/tools${query}`);
+  state.agent = agent;
+  state.listing = listing;
+  sessionStorage.setItem(AGENT_KEY, agent);
+  renderAgents(listing);
+  renderTools(listing);
+  const keep = listing.tools.find((tool) => tool.name === state.tool?.name);
+  if (keep) selectTool(keep, { keepResult: true });
+  else if (listing.tools.length > 0) selectTool(listing.tools[0]);
+  else {fill(
+      byId("tool"),
+      h("p", { class: "note" }, "This agent gets no tools."),
+    );}
+}
+
+function renderAgents(listing) {
+  const select = byId("agent");
+  const names = [...listing.agents];
+  if (!names.includes(OTHER_AGENT)) names.push(OTHER_AGENT);
+  select.replaceChildren(
+    ...names.map((name) =>
+      h(
+        "option",
+        { value: name },
+        listing.agents.includes(name)
+          ? name
+          : `${name} (not listed: every tool)`,
+      )
+    ),
+  );
+  select.value = state.agent;
+}
+
+function renderTools(listing) {
+  const list = h(
+    "ul",
+    { class: "tool-list" },
+    listing.tools.map((tool) =>
+      h(
+        "li",
+        null,
+        h(
+          "button",
+          {
+            type: "button",
+            dataset: { tool: tool.name },
+            class: tool.name === state.tool?.name ? "selected" : null,
+            on: { click: () => selectTool(tool) },
+          },
+          h("strong", null, tool.name),
+          h(
+            "span",
+            { class: `badge kind-${tool.kind.replace(/\W+/g, "-")}` },
+            tool.kind,
+          ),
+          h("small", { class: "source" }, tool.source),
+        ),
+      )
+    ),
+  );
+  const errors = listing.diagnostics.filter((d) => d.severity === "error");
+  fill(
+    byId("tools"),
+    h(
+      "h2",
+      null,
+      `Tools of ${state.agent}`,
+      h("span", { class: "count" }, String(listing.tools.length)),
+    ),
+    list,
+    listing.hidden.length > 0
+      ? h(
+        "p",
+        { class: "note hidden-tools" },
+        `Hidden from ${state.agent}: ${listing.hidden.join(", ")}`,
+      )
+      : null,
+    listing.loadErrors.length > 0
+      ? h(
+        "section",
+        { class: "load-errors" },
+        h("h3", null, "Did not load"),
+        h(
+          "ul",
+          null,
+          listing.loadErrors.map((e) =>
+            h(
+              "li",
+              { dataset: { tool: e.name } },
+              h("strong", null, e.name),
+              h("p", null, e.reason),
+            )
+          ),
+        ),
+      )
+      : null,
+    errors.length > 0
+      ? h(
+        "section",
+        { class: "load-errors" },
+        h("h3", null, "The manifest has errors"),
+        h(
+          "ul",
+          null,
+          errors.map((d) =>
+            h("li", null, `${d.file}:${d.line}:${d.col}: ${d.message}`)
+          ),
+        ),
+      )
+      : null,
+  );
+}
+
+// ---- one tool: form, run, stop -------------------------------------------
+
+function readArgs() {
+  if (state.mode === "json") {
+    const text = byId("raw-json").value.trim();
+    if (text === "") return { value: {}, errors: [] };
+    try {
+      const value = JSON.parse(text);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        return { value, errors: ["the arguments must be a JSON object"] };
+      }
+      return { value, errors: [] };
+    } catch (error) {
+      return {
+        value: undefined,
+        errors: [`the JSON is not valid: ${error.message}`],
+      };
+    }
+  }
+  return state.form.read();
+}
+
+function setMode(mode) {
+  const errors = byId("form-errors");
+  errors.replaceChildren();
+  if (mode === state.mode) return;
+  if (mode === "json") {
+    byId("raw-json").value = JSON.stringify(state.form.read().value, null, 2);
+  } else {
+    const { value, errors: problems } = readArgs();
+    if (problems.length > 0) {
+      errors.replaceChildren(...problems.map((p) => h("li", null, p)));
+      return;
+    }
+    state.form.write(value);
+  }
+  state.mode = mode;
+  for (const tab of document.querySelectorAll(".tabs button")) {
+    tab.classList.toggle("selected", tab.dataset.mode === mode);
+    tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
+  }
+  byId("form-pane").hidden = mode !== "form";
+  byId("json-pane").hidden = mode !== "json";
+}
+
+function selectTool(tool, { keepResult = false } = {}) {
+  const result = keepResult ? byId("result") : null;
+  state.tool = tool;
+  state.form = createForm(tool.parameters);
+  state.mode = "form";
+  for (const button of document.querySelectorAll(".tool-list button")) {
+    button.classList.toggle("selected", button.dataset.tool === tool.name);
+  }
+  fill(
+    byId("tool"),
+    h("h2", null, tool.name),
+    h("p", { class: "description" }, tool.description),
+    h("p", { class: "note" }, `${tool.kind} · ${tool.source}`),
+    h(
+      "details",
+      { class: "schema" },
+      h("summary", null, "Parameters (JSON Schema)"),
+      h("pre", null, JSON.stringify(tool.parameters, null, 2)),
+    ),
+    h(
+      "div",
+      { class: "tabs", role: "tablist" },
+      h("button", {
+        type: "button",
+        role: "tab",
+        class: "selected",
+        "aria-selected": "true",
+        dataset: { mode: "form" },
+        on: { click: () => setMode("form") },
+      }, "Form"),
+      h("button", {
+        type: "button",
+        role: "tab",
+        "aria-selected": "false",
+        dataset: { mode: "json" },
+        on: { click: () => setMode("json") },
+      }, "JSON"),
+    ),
+    h("div", { id: "form-pane", class: "form" }, state.form.element),
+    h(
+      "div",
+      { id: "json-pane", hidden: true },
+      h("textarea", {
+        id: "raw-json",
+        rows: 6,
+        spellcheck: "false",
+        "aria-label": "Arguments as JSON",
+      }),
+    ),
+    h("ul", { id: "form-errors", class: "error" }),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", {
+        type: "button",
+        id: "run",
+        class: "primary",
+        on: { click: run },
+      }, "Run"),
+      h("button", {
+        type: "button",
+        id: "stop",
+        disabled: true,
+        on: { click: stop },
+      }, "Stop"),
+      h("span", { id: "run-status", class: "note" }),
+    ),
+    result ?? h("div", { id: "result", "aria-live": "polite" }),
+  );
+}
+
+function outcomeOf(status, body) {
+  if (typeof body.output === "string") {
+    return {
+      ok: true,
+      output: body.output,
+      truncated: body.truncated,
+      size: body.size,
+      path: body.path,
+    };
+  }
+  const error = String(body.error ?? `HTTP ${status}`);
+  let kind = "error";
+  if (status === 404) kind = "not_found";
+  else if (status === 403) kind = "forbidden";
+  else if (state.stopped && / was aborted$/.test(error)) kind = "aborted";
+  return { ok: false, status: kind, error };
+}
+
+async function run() {
+  if (state.running) return;
+  const tool = state.tool;
+  const { value: args, errors } = readArgs();
+  byId("form-errors").replaceChildren(...errors.map((p) => h("li", null, p)));
+  if (errors.length > 0) return;
+  state.running = true;
+  state.stopped = false;
+  byId("run").disabled = true;
+  byId("stop").disabled = false;
+  byId("run-status").textContent = "Running…";
+  const record = {
+    name: tool.name,
+    agent: state.agent,
+    sessionId,
+    args,
+    startedAt: Date.now(),
+  };
+  const result = byId("result");
+  result.replaceChildren(renderCall(record, ctx));
+  const started = performance.now();
+  try {
+    const { status, body } = await callTool(tool.name, {
+      args,
+      sessionId,
+      agent: state.agent,
+    });
+    record.durationMs = Math.round(performance.now() - started);
+    record.outcome = outcomeOf(status, body);
+    result.replaceChildren(renderCall(record, ctx));
+    byId("run-status").textContent = "";
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) denied();
+    else {byId("run-status").textContent =
+        `The call did not reach the daemon: ${error.message}`;}
+  } finally {
+    state.running = false;
+    byId("run").disabled = false;
+    byId("stop").disabled = true;
+  }
+}
+
+async function stop() {
+  state.stopped = true;
+  byId("stop").disabled = true;
+  try {
+    await stopSession(sessionId);
+  } catch (error) {
+    byId("run-status").textContent = `Cannot stop the call: ${error.message}`;
+  }
+}
+
+// ---- history -------------------------------------------------------------
+
+function openRecord(record) {
+  const result = byId("result");
+  if (!result) return;
+  result.replaceChildren(
+    h("p", { class: "note from-history" }, "From the history:"),
+    renderCall(record, ctx),
+  );
+}
+
+async function main() {
+  const token = takeToken();
+  if (!token) {
+    fatal(NO_TOKEN);
+    return;
+  }
+  try {
+    const first = await getJson("/ui/api/tools");
+    const saved = sessionStorage.getItem(AGENT_KEY);
+    const names = [...first.agents, OTHER_AGENT];
+    const agent = saved && names.includes(saved) ? saved : names[0];
+    await loadTools(agent);
+  } catch (error) {
+    failed(error);
+    return;
+  }
+  byId("agent").addEventListener("change", (event) => {
+    loadTools(event.target.value).catch(failed);
+  });
+  followHistory({
+    list: byId("calls"),
+    onOpen: openRecord,
+    onReload: (event) => {
+      if (event.ok && event.changed) loadTools(state.agent).catch(failed);
+    },
+    onStatus: (text, ok) => {
+      const live = byId("live");
+      live.textContent = text;
+      live.classList.toggle("ok", ok);
+    },
+    onDenied: denied,
+  });
+}
+
+main();

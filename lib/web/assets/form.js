@@ -1,0 +1,395 @@
+// A form generated from a tool's JSON Schema: strings, numbers, integers,
+// booleans, enums, arrays and nested objects, with required marks,
+// descriptions and defaults. What the form cannot express (anyOf, mixed
+// types, free-form objects) gets a JSON box of its own; the page's raw JSON
+// editor covers the rest.
+
+import { h, isObject } from "./dom.js";
+
+let nextId = 0;
+const LONG_TEXT = new Set([
+  "content",
+  "text",
+  "file_text",
+  "body",
+  "old_str",
+  "new_str",
+  "insert_text",
+  "notes",
+  "description",
+]);
+
+/** Follows a local `$ref` (`#/$defs/x`) in `root`; gives up after 16 hops. */
+function deref(schema, root) {
+  let current = schema;
+  for (let hop = 0; hop < 16 && isObject(current); hop++) {
+    const ref = current.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#")) return current;
+    let target = root;
+    for (const part of ref.slice(1).split("/").filter(Boolean)) {
+      const key = decodeURIComponent(part).replaceAll("~1", "/")
+        .replaceAll("~0", "~");
+      target = isObject(target) ? target[key] : undefined;
+    }
+    if (!isObject(target)) return undefined;
+    const { $ref: _ref, ...rest } = current;
+    current = { ...target, ...rest };
+  }
+  return current;
+}
+
+/** The one type a schema node has, or `undefined` when it has several. */
+function typeOf(schema) {
+  let type = schema.type;
+  if (Array.isArray(type)) {
+    const real = type.filter((t) => t !== "null");
+    type = real.length === 1 ? real[0] : undefined;
+  }
+  if (type === undefined && isObject(schema.properties)) return "object";
+  if (type === undefined && schema.items !== undefined) return "array";
+  return type;
+}
+
+function shell(ctx, schema, control, { fieldset = false } = {}) {
+  const label = ctx.name === "" ? null : [
+    ctx.name,
+    ctx.required ? h("span", { class: "req", title: "required" }, " *") : null,
+  ];
+  const hint = typeof schema?.description === "string"
+    ? h("small", { class: "hint" }, schema.description)
+    : null;
+  if (fieldset) {
+    return h(
+      "fieldset",
+      { class: "field object", dataset: { path: ctx.path } },
+      label ? h("legend", null, label) : null,
+      hint,
+      control,
+    );
+  }
+  return h(
+    "div",
+    { class: "field", dataset: { field: ctx.path } },
+    label ? h("label", { for: control.id }, label) : null,
+    control,
+    hint,
+  );
+}
+
+function control(tag, ctx, props = {}) {
+  return h(tag, { id: `f${++nextId}`, dataset: { path: ctx.path }, ...props });
+}
+
+function jsonField(schema, ctx) {
+  const box = control("textarea", ctx, {
+    rows: 3,
+    class: "json-input",
+    placeholder: "a JSON value",
+  });
+  const field = {
+    element: shell(ctx, schema, box),
+    get(errors) {
+      if (box.value.trim() === "") return undefined;
+      try {
+        return JSON.parse(box.value);
+      } catch {
+        errors.push(`${ctx.path}: not valid JSON`);
+        return undefined;
+      }
+    },
+    set(value) {
+      box.value = value === undefined ? "" : JSON.stringify(value, null, 2);
+    },
+  };
+  if (isObject(schema) && schema.default !== undefined) {
+    field.set(schema.default);
+  }
+  return field;
+}
+
+function enumField(schema, ctx) {
+  const values = schema.enum;
+  const select = control("select", ctx);
+  if (!ctx.required || schema.default === undefined) {
+    select.append(h("option", { value: "" }, "(not set)"));
+  }
+  values.forEach((value, index) =>
+    select.append(
+      h(
+        "option",
+        { value: String(index) },
+        typeof value === "string" ? value : JSON.stringify(value),
+      ),
+    )
+  );
+  const field = {
+    element: shell(ctx, schema, select),
+    get: () => select.value === "" ? undefined : values[Number(select.value)],
+    set(value) {
+      const index = values.findIndex((v) =>
+        JSON.stringify(v) === JSON.stringify(value)
+      );
+      select.value = index === -1 ? "" : String(index);
+    },
+  };
+  if (schema.default !== undefined) field.set(schema.default);
+  return field;
+}
+
+function stringField(schema, ctx) {
+  const long = LONG_TEXT.has(ctx.name) ||
+    (typeof schema.maxLength === "number" && schema.maxLength > 200);
+  const input = long
+    ? control("textarea", ctx, { rows: 4 })
+    : control("input", ctx, { type: "text" });
+  if (
+    Array.isArray(schema.examples) && typeof schema.examples[0] === "string"
+  ) {
+    input.placeholder = schema.examples[0];
+  }
+  const field = {
+    element: shell(ctx, schema, input),
+    get: () => input.value === "" && !ctx.required ? undefined : input.value,
+    set(value) {
+      input.value = value === undefined || value === null ? "" : String(value);
+    },
+  };
+  if (typeof schema.default === "string") field.set(schema.default);
+  return field;
+}
+
+function numberField(schema, ctx, integer) {
+  const input = control("input", ctx, {
+    type: "number",
+    step: integer ? "1" : "any",
+    min: schema.minimum,
+    max: schema.maximum,
+  });
+  const field = {
+    element: shell(ctx, schema, input),
+    get(errors) {
+      const text = input.value.trim();
+      if (text === "") {
+        if (input.validity?.badInput) errors.push(`${ctx.path}: not a number`);
+        return undefined;
+      }
+      const value = Number(text);
+      if (!Number.isFinite(value)) errors.push(`${ctx.path}: not a number`);
+      else if (integer && !Number.isInteger(value)) {
+        errors.push(`${ctx.path}: must be a whole number`);
+      }
+      return value;
+    },
+    set(value) {
+      input.value = typeof value === "number" ? String(value) : "";
+    },
+  };
+  if (typeof schema.default === "number") field.set(schema.default);
+  return field;
+}
+
+function booleanField(schema, ctx) {
+  if (ctx.required) {
+    const box = control("input", ctx, { type: "checkbox" });
+    const field = {
+      element: shell(ctx, schema, box),
+      get: () => box.checked,
+      set(value) {
+        box.checked = value === true;
+      },
+    };
+    field.set(schema.default);
+    return field;
+  }
+  const select = control(
+    "select",
+    ctx,
+    {},
+  );
+  select.append(
+    h("option", { value: "" }, "(not set)"),
+    h("option", { value: "true" }, "true"),
+    h("option", { value: "false" }, "false"),
+  );
+  const field = {
+    element: shell(ctx, schema, select),
+    get: () => select.value === "" ? undefined : select.value === "true",
+    set(value) {
+      select.value = typeof value === "boolean" ? String(value) : "";
+    },
+  };
+  field.set(schema.default);
+  return field;
+}
+
+function objectField(schema, ctx) {
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required : [],
+  );
+  const children = Object.entries(schema.properties).map(([name, child]) => ({
+    name,
+    field: fieldFor(child, {
+      root: ctx.root,
+      name,
+      path: ctx.path === "" ? name : `${ctx.path}.${name}`,
+      required: required.has(name),
+      depth: ctx.depth + 1,
+    }),
+  }));
+  const body = h(
+    "div",
+    { class: "fields" },
+    children.map((c) => c.field.element),
+  );
+  return {
+    element: ctx.path === ""
+      ? body
+      : shell(ctx, schema, body, { fieldset: true }),
+    get(errors) {
+      const value = {};
+      for (const { name, field } of children) {
+        const item = field.get(errors);
+        if (item !== undefined) value[name] = item;
+      }
+      return Object.keys(value).length === 0 && !ctx.required
+        ? undefined
+        : value;
+    },
+    set(value) {
+      const source = isObject(value) ? value : {};
+      for (const { name, field } of children) field.set(source[name]);
+    },
+    names: children.map((c) => c.name),
+  };
+}
+
+function arrayField(schema, ctx) {
+  const rows = [];
+  const list = h("ol", { class: "rows" });
+  const itemSchema = schema.items;
+  const addRow = (value) => {
+    const index = rows.length;
+    const field = fieldFor(itemSchema, {
+      root: ctx.root,
+      name: `${ctx.name}[${index + 1}]`,
+      path: `${ctx.path}.${index}`,
+      required: true,
+      depth: ctx.depth + 1,
+    });
+    if (value !== undefined) field.set(value);
+    const row = { field };
+    row.element = h(
+      "li",
+      null,
+      field.element,
+      h("button", {
+        type: "button",
+        class: "remove",
+        dataset: { remove: `${ctx.path}.${index}` },
+        on: {
+          click: () => {
+            rows.splice(rows.indexOf(row), 1);
+            row.element.remove();
+          },
+        },
+      }, "Remove"),
+    );
+    rows.push(row);
+    list.append(row.element);
+  };
+  const add = h("button", {
+    type: "button",
+    class: "add",
+    dataset: { add: ctx.path },
+    on: { click: () => addRow(undefined) },
+  }, `Add ${ctx.name}`);
+  const field = {
+    element: shell(ctx, schema, h("div", { class: "array" }, list, add), {
+      fieldset: true,
+    }),
+    get(errors) {
+      const value = [];
+      for (const row of rows) {
+        const item = row.field.get(errors);
+        if (item !== undefined) value.push(item);
+      }
+      return value.length === 0 && !ctx.required ? undefined : value;
+    },
+    set(value) {
+      rows.splice(0).forEach((row) => row.element.remove());
+      if (Array.isArray(value)) value.forEach(addRow);
+    },
+  };
+  if (Array.isArray(schema.default)) field.set(schema.default);
+  return field;
+}
+
+function fieldFor(raw, ctx) {
+  const schema = deref(raw, ctx.root);
+  if (!isObject(schema) || ctx.depth > 12) return jsonField(schema, ctx);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    return enumField(schema, ctx);
+  }
+  switch (typeOf(schema)) {
+    case "string":
+      return stringField(schema, ctx);
+    case "number":
+      return numberField(schema, ctx, false);
+    case "integer":
+      return numberField(schema, ctx, true);
+    case "boolean":
+      return booleanField(schema, ctx);
+    case "object":
+      return isObject(schema.properties)
+        ? objectField(schema, ctx)
+        : jsonField(schema, ctx);
+    case "array":
+      return isObject(deref(schema.items, ctx.root))
+        ? arrayField(schema, ctx)
+        : jsonField(schema, ctx);
+    default:
+      return jsonField(schema, ctx);
+  }
+}
+
+/**
+ * A form for a tool's `parameters`: `element` to show, `read()` giving
+ * `{ value, errors }`, `write(value)` filling it from arguments. Keys the
+ * form has no field for survive a write and a read.
+ */
+export function createForm(parameters) {
+  const root = isObject(parameters) ? parameters : {};
+  const schema = deref(root, root);
+  const top = isObject(schema) && isObject(schema.properties)
+    ? objectField(schema, {
+      root,
+      name: "",
+      path: "",
+      required: true,
+      depth: 0,
+    })
+    : null;
+  let extra = {};
+  const element = top?.element ??
+    h(
+      "p",
+      { class: "note" },
+      "This tool takes no named arguments: use the JSON editor.",
+    );
+  return {
+    element,
+    read() {
+      const errors = [];
+      const value = { ...extra, ...(top?.get(errors) ?? {}) };
+      return { value, errors };
+    },
+    write(value) {
+      const source = isObject(value) ? value : {};
+      top?.set(source);
+      extra = {};
+      for (const [key, item] of Object.entries(source)) {
+        if (!top?.names.includes(key)) extra[key] = item;
+      }
+    },
+  };
+}

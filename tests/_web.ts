@@ -1,0 +1,134 @@
+// Helpers of the web UI tests: Debian's Chromium driven by playwright-core
+// (installed from npm into the test cache), and pages that record dialogs
+// and script errors.
+
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { npmBin, npmCacheDir } from "./_npm_cache.ts";
+
+/** The playwright-core release the tests drive Chromium with. */
+export const PLAYWRIGHT_VERSION = "1.65.1";
+const CHROMIUM = "/usr/bin/chromium";
+
+// The parts of playwright-core's API the tests use.
+// deno-lint-ignore no-explicit-any
+export type Page = any;
+// deno-lint-ignore no-explicit-any
+export type Browser = any;
+
+async function ensureChromium(): Promise<void> {
+  if (existsSync(CHROMIUM)) return;
+  const out = await new Deno.Command("sh", {
+    args: ["-c", "apt-get update && apt-get install -y chromium"],
+    stdout: "piped",
+    stderr: "piped",
+    env: { DEBIAN_FRONTEND: "noninteractive" },
+  }).output();
+  if (!out.success || !existsSync(CHROMIUM)) {
+    throw new Error(
+      `cannot install Debian's chromium with apt-get: ${
+        new TextDecoder().decode(out.stderr)
+      }`,
+    );
+  }
+}
+
+/**
+ * Debian's Chromium, headless, with the flags that keep it off the network
+ * (a fresh profile in a temporary folder, made by Playwright).
+ */
+export async function launchChromium(): Promise<Browser> {
+  await ensureChromium();
+  await npmBin("playwright-core", PLAYWRIGHT_VERSION, "playwright-core");
+  const require = createRequire(
+    join(npmCacheDir("playwright-core", PLAYWRIGHT_VERSION), "node_modules/"),
+  );
+  const { chromium } = require("playwright-core");
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** An attribute of an element in the page. */
+interface Attr {
+  name: string;
+  value: string;
+}
+
+/** A page, with every dialog it opened and every script error it hit. */
+export interface WatchedPage {
+  page: Page;
+  /** The messages of `alert`, `confirm` and `prompt` dialogs (each dismissed). */
+  dialogs: string[];
+  /** Uncaught script errors. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Opens a fresh browser context (its own storage) and a page in it. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 960 },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on("dialog", (dialog: Page) => {
+    dialogs.push(dialog.message());
+    dialog.dismiss().catch(() => {});
+  });
+  page.on("pageerror", (error: Error) => errors.push(error.message));
+  await page.goto(url);
+  return { page, dialogs, errors, close: () => context.close() };
+}
+
+/**
+ * Elements on the page that tool output could have injected: scripts,
+ * frames, plugins, anything whose id starts with `xss`, any attribute that
+ * is an event handler or a `javascript:` address.
+ */
+export async function injected(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    // Runs in the page, where `document` exists.
+    // deno-lint-ignore no-explicit-any
+    const document = (globalThis as any).document;
+    const found: string[] = [];
+    for (const element of document.querySelectorAll("body *")) {
+      const tag = element.tagName.toLowerCase();
+      if (["script", "iframe", "object", "embed", "frame"].includes(tag)) {
+        found.push(tag);
+      }
+      if (element.id.startsWith("xss")) found.push(`#${element.id}`);
+      for (const attribute of element.attributes as Attr[]) {
+        if (
+          attribute.name.startsWith("on") ||
+          /^\s*javascript:/i.test(attribute.value)
+        ) found.push(`${tag}[${attribute.name}]`);
+      }
+    }
+    return found;
+  });
+}
+
+/** Saves a screenshot to `$BEEUNI_SCREENSHOTS/<name>.png` when that is set (`deno task screenshots`). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = Deno.env.get("BEEUNI_SCREENSHOTS");
+  if (!dir) return;
+  await Deno.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
