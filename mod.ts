@@ -110,6 +110,7 @@ export {
   type HostedTool,
   type HostEvent,
   type HostOptions,
+  type LoadError,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,
   type ProgressUpdate,

@@ -319,8 +319,13 @@ function classifyIPv6(bytes: number[]): string | null {
     return inner === null ? null : `${reason} ${v4.join(".")}, ${inner}`;
   };
   if (zeroUpTo(10) && bytes[10] === 0xff && bytes[11] === 0xff) {
-    return embedded("an IPv4-mapped form of", bytes.slice(12));
+    return embedded("an IPv4-mapped form of", bytes.slice(12)) ??
+      "IPv4-mapped (::ffff:0:0/96): use the IPv4 address itself";
   }
+  if (
+    zeroUpTo(8) && bytes[8] === 0xff && bytes[9] === 0xff &&
+    bytes[10] === 0 && bytes[11] === 0
+  ) return "IPv4-translated (::ffff:0:0:0/96)";
   if (zeroUpTo(12)) {
     return embedded("an IPv4-compatible form of", bytes.slice(12));
   }

@@ -730,6 +730,14 @@ Hidden by default but present.`,
           "address ::ffff:a00:1 is an IPv4-mapped form of 10.0.0.1, private (10.0.0.0/8)",
         ],
         [
+          "http://[::ffff:808:808]/",
+          "address ::ffff:808:808 is IPv4-mapped (::ffff:0:0/96): use the IPv4 address itself",
+        ],
+        [
+          "http://[::ffff:0:7f00:1]/",
+          "address ::ffff:0:7f00:1 is IPv4-translated (::ffff:0:0:0/96)",
+        ],
+        [
           "http://[fd00:ec2::254]/",
           "address fd00:ec2::254 is unique local (fc00::/7)",
         ],

@@ -761,9 +761,13 @@ Deno.test("a changed tool module alone is reloaded and a load failure is logged 
     daemon.stderr(),
     /\[tools\] {3}fail: execute must be a function/,
   );
+  // The seed's text, and why the module no longer loads (T8).
   assert.deepEqual(await daemon.call("fail", { args: {}, ...CALL }), {
     status: 404,
-    body: { error: "no tool named fail is loaded" },
+    body: {
+      error: "no tool named fail is loaded",
+      loadError: "execute must be a function",
+    },
   });
   assert.deepEqual(
     (await daemon.call("echo", { args: { text: "y" }, ...CALL })).body,

@@ -244,13 +244,20 @@ Deno.test("a call to a tool that is not loaded fails with Tool <name> not found 
     "beeuni.yaml": manifest(["broken"]),
     "tools/broken.ts": `export default {};\n`,
   });
-  for (const name of ["show", "broken", "nothing"]) {
+  for (const name of ["show", "nothing"]) {
     assert.deepEqual(await call(p.host, name), {
       ok: false,
       status: "not_found",
       error: `Tool ${name} not found`,
     });
   }
+  // A declared tool that did not load says why, beside the seed's text (T8).
+  assert.deepEqual(await call(p.host, "broken"), {
+    ok: false,
+    status: "not_found",
+    error: "Tool broken not found",
+    loadError: "description must be a non-empty string",
+  });
 });
 
 Deno.test("an agent calling a tool it may not see is refused, and list() hides it (D4, A2, A4)", async () => {
@@ -383,7 +390,12 @@ const STRICT_TOOL = `export default {
   description: "Look up an order",
   parameters: {
     type: "object",
-    properties: { id: { type: "string" }, limit: { type: "integer" } },
+    properties: {
+      id: { type: "string" },
+      limit: { type: "integer" },
+      unit: { enum: ["km", "mi"] },
+      filter: { type: "object", properties: { status: { enum: ["open", 2] } } },
+    },
     required: ["id"],
   },
   execute(args) { return JSON.stringify(args); },
@@ -412,6 +424,20 @@ Deno.test("with validation on, bad arguments fail naming the field (T2)", async 
     error:
       `invalid arguments for tool "lookup": missing required field "id"; field "limit" must be integer`,
   });
+  // An enum names its allowed values, and a nested field its path (T2).
+  assert.deepEqual(
+    await call(p.host, "lookup", {
+      id: "A-1",
+      unit: "m",
+      filter: { status: "closed" },
+    }),
+    {
+      ok: false,
+      status: "error",
+      error:
+        `invalid arguments for tool "lookup": field "unit" must be one of "km", "mi"; field "filter.status" must be one of "open", 2`,
+    },
+  );
   assert.deepEqual(await call(p.host, "lookup", { id: "A-1" }), {
     ok: true,
     output: '{"id":"A-1"}',

@@ -15,6 +15,7 @@ agents:
     secrets: all
   narrow:
     tools: [greet]
+  plain: {}
 `,
   "tools/greet.ts": `export default {
   description: "Greets someone",
@@ -105,11 +106,11 @@ Deno.test("tools call prints a JSON result indented and fills the context (T3, T
   assert.equal(out.stdout, JSON.stringify(value, null, 2) + "\n");
   const other = await beeuni(
     repo.dir,
-    ["tools", "call", "ctx", "--agent", "someone_else"],
+    ["tools", "call", "ctx", "--agent", "plain"],
     { env: state.env },
   );
   assert.equal(JSON.parse(other.stdout).key, null);
-  assert.equal(JSON.parse(other.stdout).agent, "someone_else");
+  assert.equal(JSON.parse(other.stdout).agent, "plain");
   assert.match(JSON.parse(other.stdout).sessionId, /^cli-[0-9a-f]+$/);
 });
 
@@ -124,21 +125,71 @@ Deno.test("tools call prints a tool error on stderr and exits 1 (T4)", async () 
   assert.equal(out.stderr, "the shelf is empty\n");
 });
 
-Deno.test("tools call on a tool that is not loaded says Tool <name> not found, and why (D2, T8)", async () => {
+Deno.test("tools call says why a tool is missing: the nearest declared name, or the load reason first (D2, T8)", async () => {
   await using repo = await tempRepo(FILES);
   await using state = await isolatedState();
   const missing = await beeuni(repo.dir, ["tools", "call", "nope"], {
     env: state.env,
   });
   assert.equal(missing.code, 1);
-  assert.equal(missing.stderr, "Tool nope not found\n");
+  assert.equal(
+    missing.stderr,
+    'Tool nope not found: the project declares no tool "nope"\n',
+  );
+  const typo = await beeuni(repo.dir, ["tools", "call", "borken"], {
+    env: state.env,
+  });
+  assert.equal(typo.code, 1);
+  assert.equal(
+    typo.stderr,
+    'Tool borken not found: the project declares no tool "borken" (did you mean "broken"?)\n',
+  );
   const broken = await beeuni(repo.dir, ["tools", "call", "broken"], {
     env: state.env,
   });
   assert.equal(broken.code, 1);
   assert.match(
     broken.stderr,
-    /^Tool broken not found\n\(it did not load: .+\)\n$/,
+    /^tool "broken" did not load: .+\n\(a session calling it gets "Tool broken not found" until this is fixed; `beeuni validate --load` checks every tool\)\n$/,
+  );
+});
+
+Deno.test("tools call shows the manifest's errors, names a syntax error's place, and refuses an unknown --agent", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  fine: tools/fine.ts\n  bad: tools/bad.ts\n  Worse: tools/fine.ts\n",
+    "tools/fine.ts":
+      `export default { description: "Fine", parameters: { type: "object" }, execute: () => "fine" };\n`,
+    "tools/bad.ts":
+      `export default { description: "Bad", parameters: { type: "object" }, execute() { return 1 +; } };\n`,
+  });
+  await using state = await isolatedState();
+  const fine = await beeuni(repo.dir, ["tools", "call", "fine"], {
+    env: state.env,
+  });
+  assert.equal(fine.stdout, "fine\n", fine.stderr);
+  assert.match(
+    fine.stderr,
+    /^beeuni tools call: the manifest has errors:\nbeeuni\.yaml:4:3: error: invalid tool name "Worse"/,
+  );
+  const bad = await beeuni(repo.dir, ["tools", "call", "bad"], {
+    env: state.env,
+  });
+  assert.equal(bad.code, 1);
+  assert.match(
+    bad.stderr,
+    /^tool "bad" did not load: the module has a syntax error: .+ \(tools\/bad\.ts:1:\d+\)\n/,
+  );
+  assert.doesNotMatch(bad.stderr, /TypeError: SyntaxError/);
+  const agent = await beeuni(
+    repo.dir,
+    ["tools", "call", "fine", "--agent", "nobody"],
+    { env: state.env },
+  );
+  assert.equal(agent.code, 2);
+  assert.equal(
+    agent.stderr,
+    'beeuni tools call: unknown agent "nobody": the manifest defines no agents\nRun `beeuni tools call --help` for usage.\n',
   );
 });
 

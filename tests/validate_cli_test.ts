@@ -340,3 +340,52 @@ Deno.test("validate's text format colours only when asked to", () => {
     "beeuni.yaml:2:3: error: bad\n\n1 error, 0 warnings\n",
   );
 });
+
+Deno.test("beeuni validate --load loads every module like the daemon and reports each that does not load, with its place (T8)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": `${GOOD}  syntax: tools/syntax.ts
+  no_default: tools/no_default.ts
+  string_schema: tools/string_schema.ts
+  needs_pkg: tools/needs_pkg.ts
+`,
+    "tools/hello.ts": TOOL,
+    "tools/syntax.ts":
+      `export default {\n  description: "x",\n  execute() { return 1 +; },\n};\n`,
+    "tools/no_default.ts": `export const description = "x";\n`,
+    "tools/string_schema.ts":
+      `export default { description: "x", parameters: { type: "string" }, execute() {} };\n`,
+    "tools/needs_pkg.ts":
+      `import pad from "left-pad";\nexport default { description: "x", parameters: { type: "object" }, execute: () => pad };\n`,
+  });
+  // Without --load, every module exists and is tracked: valid.
+  const plain = await beeuni(repo.dir, ["validate"]);
+  assert.equal(plain.code, 0, plain.stdout);
+  const loaded = await beeuni(repo.dir, ["validate", "--load"]);
+  assertNoTrace(loaded);
+  assert.equal(loaded.code, 1);
+  const lines = loaded.stdout.split("\n").filter((line) => line !== "");
+  assert.match(
+    lines[0],
+    /^beeuni\.yaml:5:15: error: tool "no_default" did not load: the module has no default export/,
+  );
+  assert.match(
+    lines[1],
+    /^beeuni\.yaml:6:18: error: tool "string_schema" did not load: parameters must be a JSON Schema object with type: "object"$/,
+  );
+  assert.match(
+    lines[2],
+    /^beeuni\.yaml:7:14: error: tool "needs_pkg" did not load: the module threw while loading: Cannot find package 'left-pad': install it with npm/,
+  );
+  assert.match(
+    lines[3],
+    /^tools\/syntax\.ts:3:\d+: error: tool "syntax" did not load: the module has a syntax error: /,
+  );
+  assert.equal(lines[4], "4 errors, 0 warnings");
+  const json = await beeuni(repo.dir, ["validate", "--load", "--json"]);
+  const report = JSON.parse(json.stdout);
+  assert.equal(report.valid, false);
+  assert.deepEqual(
+    report.diagnostics.map((d: { rule: string }) => d.rule),
+    ["T8", "T8", "T8", "T8"],
+  );
+});

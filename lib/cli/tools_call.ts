@@ -16,6 +16,8 @@ import {
 } from "./command.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { locateManifest } from "../project/mod.ts";
+import type { Host } from "../host/mod.ts";
+import { agentNames, findAgent, nearestName } from "../manifest/mod.ts";
 
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";
@@ -35,6 +37,52 @@ function parseArgsJson(text: string, source: string): Record<string, unknown> {
     );
   }
   return value as Record<string, unknown>;
+}
+
+/** The manifest's errors, one line each, as `validate` prints them. */
+function manifestErrors(host: Host): string {
+  const errors = host.diagnostics().filter((d) => d.severity === "error");
+  if (errors.length === 0) return "";
+  const lines = errors.map((d) =>
+    `${d.file}:${d.line}:${d.col}: error: ${d.message}\n`
+  );
+  return `beeuni tools call: the manifest has errors:\n${lines.join("")}`;
+}
+
+/**
+ * What stops the call before it is made, in words, or `undefined`: an
+ * unknown `--agent`, a name the project does not declare (with the nearest
+ * one), a tool that did not load (its reason first), and the manifest's
+ * errors that explain either.
+ */
+function callProblem(
+  host: Host,
+  name: string,
+  agent: string | undefined,
+): string | undefined {
+  const manifest = host.manifest();
+  if (agent !== undefined && !findAgent(manifest, agent)) {
+    const defined = agentNames(manifest);
+    return `beeuni tools call: unknown agent "${agent}": ${
+      defined.length === 0
+        ? "the manifest defines no agents"
+        : `the manifest defines ${defined.map((n) => `"${n}"`).join(", ")}`
+    }\nRun \`beeuni tools call --help\` for usage.\n`;
+  }
+  const declared = host.toolSet().tools.map((tool) => tool.name);
+  if (!declared.includes(name)) {
+    const near = nearestName(name, declared);
+    return `${
+      manifestErrors(host)
+    }Tool ${name} not found: the project declares no tool "${name}"${
+      near === undefined ? "" : ` (did you mean "${near}"?)`
+    }\n`;
+  }
+  const failed = host.loadErrors().find((entry) => entry.name === name);
+  if (failed) {
+    return `tool "${name}" did not load: ${failed.reason}\n(a session calling it gets "Tool ${name} not found" until this is fixed; \`beeuni validate --load\` checks every tool)\n`;
+  }
+  return undefined;
 }
 
 /** `beeuni tools call <name> --args '<json>'`. */
@@ -127,6 +175,17 @@ Options:
       },
     });
     try {
+      const problem = callProblem(
+        host,
+        name,
+        values.agent as string | undefined,
+      );
+      if (problem) {
+        io.stderr(problem);
+        return problem.startsWith("beeuni tools call: unknown agent") ? 2 : 1;
+      }
+      // The tool resolves; the manifest's errors still deserve a look.
+      io.stderr(manifestErrors(host));
       const outcome = await host.call({
         name,
         args: callArgs,
@@ -140,11 +199,7 @@ Options:
         io.stdout(text.endsWith("\n") ? text : text + "\n");
         return 0;
       }
-      let message = outcome.error;
-      if (outcome.status === "not_found") {
-        const failed = host.loadErrors().find((entry) => entry.name === name);
-        if (failed) message += `\n(it did not load: ${failed.reason})`;
-      }
+      const message = outcome.error;
       io.stderr(message.endsWith("\n") ? message : message + "\n");
       return 1;
     } finally {

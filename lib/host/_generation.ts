@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { LoadReport, ModuleRef } from "./_protocol.ts";
 import type { Validator } from "./_schema.ts";
-import type { HostedTool } from "./types.ts";
+import type { HostedTool, LoadError } from "./types.ts";
 
 /** A tool whose module loaded. */
 export interface LoadedTool extends HostedTool {
@@ -47,7 +47,7 @@ export class Generation {
   /** The tools that loaded, in the order they were reported. */
   readonly tools: Map<string, LoadedTool> = new Map();
   /** The tools that did not load, with why. */
-  readonly failed: Map<string, string> = new Map();
+  readonly failed: Map<string, LoadError> = new Map();
   /** Calls running on this generation. */
   inflight = 0;
   #drained?: () => void;
@@ -73,8 +73,13 @@ export class Generation {
   /** Records one module's load report (the first report of a name counts). */
   record(report: LoadReport, tool?: LoadedTool): void {
     if (this.tools.has(report.name) || this.failed.has(report.name)) return;
-    if (!report.ok) this.failed.set(report.name, report.reason);
-    else if (tool) this.tools.set(report.name, tool);
+    if (!report.ok) {
+      this.failed.set(report.name, {
+        name: report.name,
+        reason: report.reason,
+        ...(report.at ? { at: report.at } : {}),
+      });
+    } else if (tool) this.tools.set(report.name, tool);
     for (const wake of this.#waiting.get(report.name) ?? []) wake();
     this.#waiting.delete(report.name);
   }
@@ -95,10 +100,10 @@ export class Generation {
   }
 
   /** The tools that did not load, in tool-set order. */
-  loadErrors(): { name: string; reason: string }[] {
+  loadErrors(): LoadError[] {
     return [...this.modules.keys()]
       .filter((name) => this.failed.has(name))
-      .map((name) => ({ name, reason: this.failed.get(name)! }));
+      .map((name) => ({ ...this.failed.get(name)! }));
   }
 
   /** The loaded tools, in tool-set order. */

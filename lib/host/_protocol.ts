@@ -48,7 +48,14 @@ export type LoadReport =
     description: string;
     parameters: Record<string, unknown>;
   }
-  | { name: string; ok: false; reason: string };
+  | { name: string; ok: false; reason: string; at?: SourceAt };
+
+/** Where in a module's source a problem is: an absolute path, 1-based line and column. */
+export interface SourceAt {
+  file: string;
+  line: number;
+  col: number;
+}
 
 /** How one call ended, as the runner saw it. */
 export type CallResult =

@@ -15,12 +15,7 @@ import type {
   ToHost,
   ToRunner,
 } from "./_protocol.ts";
-import {
-  describeFailure,
-  importTool,
-  toolMetadata,
-  type ToolModule,
-} from "./_tool_module.ts";
+import { describeFailure, importTool, toolMetadata } from "./_tool_module.ts";
 
 // Results ready in the same turn go back in one message.
 let results: ({ id: number } & CallResult)[] = [];
@@ -139,7 +134,7 @@ async function loadAll(modules: ModuleRef[]): Promise<void> {
     send({ t: "loading", name });
     const result = await importTool(url);
     if ("reason" in result) {
-      send({ t: "loaded", name, ok: false, reason: result.reason });
+      send({ t: "loaded", name, ok: false, ...result });
       continue;
     }
     const metadata = toolMetadata(result.tool);
@@ -157,7 +152,7 @@ interface Running {
 }
 
 const running = new Map<number, Running>();
-let tool: Promise<{ tool: ToolModule } | { reason: string }> | undefined;
+let tool: ReturnType<typeof importTool> | undefined;
 let toolName = "";
 let directory = process.cwd();
 

@@ -121,6 +121,19 @@ export function argumentErrors(errors: unknown): string {
         : String(params.additionalProperty);
       return `unknown field "${field}"`;
     }
+    if (e.keyword === "enum" && Array.isArray(params.allowedValues)) {
+      const allowed = params.allowedValues.map((v) => JSON.stringify(v))
+        .join(", ");
+      return path
+        ? `field "${path}" must be one of ${allowed}`
+        : `the arguments must be one of ${allowed}`;
+    }
+    if (e.keyword === "const") {
+      const value = JSON.stringify(params.allowedValue);
+      return path
+        ? `field "${path}" must be ${value}`
+        : `the arguments must be ${value}`;
+    }
     return path ? `field "${path}" ${e.message}` : `the arguments ${e.message}`;
   });
   return parts.join("; ");

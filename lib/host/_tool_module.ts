@@ -1,7 +1,11 @@
 // Importing a tool module where it runs and checking its default export
 // (T1, T8), with the reasons a person can act on (T7, T9).
 
+import { isAbsolute, relative } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
 import { stripAnsi, thrownMessage } from "./_outcome.ts";
+import type { SourceAt } from "./_protocol.ts";
 
 /** A loaded tool module's default export. */
 export interface ToolModule {
@@ -41,6 +45,59 @@ function missingPackage(text: string): string | undefined {
     if (!match) continue;
     const name = match[1].replace(/^npm:/, "").replace(/(?<=.)@[^/]*$/, "");
     if (!name.includes(":")) return name;
+  }
+  return undefined;
+}
+
+/** `path` relative to the project (the working folder) when it is inside it. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}
+
+/** A module's syntax error, as each runtime reports it: what is wrong and where. */
+function syntaxError(
+  thrown: unknown,
+): { message: string; at?: SourceAt } | undefined {
+  if (!(thrown instanceof Error)) return undefined;
+  const error = thrown as Error & {
+    position?: { file?: string; line?: number; column?: number };
+  };
+  const message = stripAnsi(String(error.message ?? ""));
+  // Deno: a TypeError whose message starts "SyntaxError: …", ending "at <url>:<line>:<col>".
+  if (message.startsWith("SyntaxError: ")) {
+    const where = /\bat (file:\/\/\S+?):(\d+):(\d+)\s*$/.exec(message);
+    return {
+      message: message.slice("SyntaxError: ".length).split("\n")[0].trim(),
+      at: where
+        ? {
+          file: fileURLToPath(where[1]),
+          line: Number(where[2]),
+          col: Number(where[3]),
+        }
+        : undefined,
+    };
+  }
+  // Bun: a BuildMessage with its position.
+  if (error.name === "BuildMessage") {
+    const { file, line, column } = error.position ?? {};
+    return {
+      message: message.split("\n")[0].trim(),
+      at: file && line ? { file, line, col: column ?? 1 } : undefined,
+    };
+  }
+  // Node.js: a SyntaxError whose stack starts "<path>:<line>", the source
+  // line and a caret under the column.
+  if (error.name === "SyntaxError") {
+    const lines = String(error.stack ?? "").split("\n");
+    const where = /^(\/.+):(\d+)$/.exec(lines[0] ?? "");
+    const caret = (lines[2] ?? "").indexOf("^");
+    return {
+      message: message.split("\n")[0].trim(),
+      at: where
+        ? { file: where[1], line: Number(where[2]), col: caret + 1 || 1 }
+        : undefined,
+    };
   }
   return undefined;
 }
@@ -117,11 +174,24 @@ function importUrl(url: string): Promise<Record<string, unknown>> {
 /** The module's tool, or the reason it is not one (T1, T8). */
 export async function importTool(
   url: string,
-): Promise<{ tool: ToolModule } | { reason: string }> {
+): Promise<{ tool: ToolModule } | { reason: string; at?: SourceAt }> {
   let ns: Record<string, unknown>;
   try {
     ns = await importUrl(url);
   } catch (error) {
+    const syntax = syntaxError(error);
+    if (syntax) {
+      return {
+        reason: `the module has a syntax error: ${syntax.message}${
+          syntax.at
+            ? ` (${
+              shownPath(syntax.at.file)
+            }:${syntax.at.line}:${syntax.at.col})`
+            : ""
+        }`,
+        at: syntax.at,
+      };
+    }
     const text = describeFailure(error);
     if (
       /Module not found|No such file|ENOENT|Cannot find module/i.test(text) &&

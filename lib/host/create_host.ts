@@ -49,6 +49,7 @@ import type {
   HostedTool,
   HostEvent,
   HostOptions,
+  LoadError,
   ReloadResult,
 } from "./types.ts";
 
@@ -70,9 +71,7 @@ function baseEnv(options: HostOptions): Record<string, string> {
   return env;
 }
 
-function describeLoadErrors(
-  errors: { name: string; reason: string }[],
-): string[] {
+function describeLoadErrors(errors: LoadError[]): string[] {
   if (errors.length === 0) return [];
   return [
     "[tools] project tools that did not load",
@@ -352,10 +351,12 @@ class HostState {
   ): CallOutcome | undefined {
     const name = request.name;
     if (!generation.modules.has(name) || generation.failed.has(name)) {
+      const loadError = generation.failed.get(name)?.reason;
       return {
         ok: false,
         status: "not_found",
         error: `Tool ${name} not found`,
+        ...(loadError === undefined ? {} : { loadError }),
       };
     }
     const harness = this.#options.harness ?? "experimental";

@@ -15,6 +15,7 @@ export {
   type HostedTool,
   type HostEvent,
   type HostOptions,
+  type LoadError,
   type ProgressUpdate,
   type ReloadResult,
 } from "./types.ts";

@@ -59,6 +59,16 @@ export interface HostOptions {
   harness?: Harness;
 }
 
+/** A tool that did not load (T8). */
+export interface LoadError {
+  /** The tool's name. */
+  name: string;
+  /** Why, in words. */
+  reason: string;
+  /** Where in its module, for a syntax error: absolute path, 1-based line and column. */
+  at?: { file: string; line: number; col: number };
+}
+
 /** A tool as an agent sees it. */
 export interface HostedTool {
   /** The tool's name. */
@@ -136,6 +146,8 @@ export type CallOutcome =
     size?: number;
     /** The file holding the full message, when truncated. */
     path?: string;
+    /** For `not_found`, when the tool is declared but did not load: why (T8). */
+    loadError?: string;
   };
 
 /** What {@linkcode Host.reload} did. */
@@ -179,7 +191,7 @@ export interface Host {
   /** The project root. */
   readonly directory: string;
   /** The tools that did not load, each with its reason (T8). */
-  loadErrors(): { name: string; reason: string }[];
+  loadErrors(): LoadError[];
   /** The session's tool set as resolved from the manifest. */
   toolSet(): ToolSet;
   /** The diagnostics of the manifest now served. */

@@ -60,7 +60,16 @@ function outcomeResponse(name: string, outcome: HostOutcome): Response {
   }
   switch (outcome.status) {
     case "not_found":
-      return json(404, { error: `no tool named ${name} is loaded` });
+      // D2's text, and why a declared tool did not load (T8).
+      return json(
+        404,
+        outcome.loadError === undefined
+          ? { error: `no tool named ${name} is loaded` }
+          : {
+            error: `no tool named ${name} is loaded`,
+            loadError: outcome.loadError,
+          },
+      );
     case "forbidden":
       return json(403, { error: outcome.error });
     default:

@@ -85,3 +85,4 @@ export {
   toolsJson,
   type ToolsJsonTool,
 } from "./tools_table.ts";
+export { nearestName } from "./nearest_name.ts";

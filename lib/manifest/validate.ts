@@ -9,6 +9,7 @@
 import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
 import { HARNESS_TOOLS, isHarnessTool, isPtyTool } from "./harness_tools.ts";
 import { classifyEntry, moduleExtension } from "./rules.ts";
+import { nearestName } from "./nearest_name.ts";
 import { resolveTools } from "./resolve_tools.ts";
 import type {
   Diagnostic,
@@ -39,46 +40,6 @@ export interface ProjectFacts {
 
 /** The folder the standard harness loads its own custom tools from (V11). */
 export const LEGACY_TOOLS_DIR = "harnesses/opencode/tools";
-
-/**
- * The edit distance between `a` and `b` counting a swap of two neighbouring
- * letters as one edit, for "did you mean" hints.
- */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from(
-    { length: a.length + 1 },
-    (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : i),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(
-        d[i - 1][j] + 1,
-        d[i][j - 1] + 1,
-        d[i - 1][j - 1] + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
-}
-
-function suggestion(name: string, known: Iterable<string>): string {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = distance(name, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(1, name.length / 3)
-    ? ` (did you mean "${best}"?)`
-    : "";
-}
 
 /** The text of V7, byte for byte as seed 000 gives it. */
 export const V7_MESSAGE: string =
@@ -171,7 +132,8 @@ export function validate(
     for (const agent of file.agents) {
       const spec = agent.tools;
       const unknown = (ref: NameRef, how: "list" | "exclude" | "map") => {
-        const hint = suggestion(ref.name, known);
+        const near = nearestName(ref.name, known);
+        const hint = near === undefined ? "" : ` (did you mean "${near}"?)`;
         const what =
           `which is neither a harness, Beeuni nor project tool${hint}`;
         const text = how === "list"
