@@ -9,8 +9,10 @@
 
 import { Worker } from "node:worker_threads";
 import { errorMessage } from "../common/mod.ts";
+import { workerEntry } from "./worker_entry.ts";
 
-const WORKER_URL = new URL("./_boot.js", import.meta.url);
+/** The worker script (source, npm or bundle form) and its marker. */
+const ENTRY = workerEntry();
 
 /** A module to load: the tool's name and its absolute `file://` URL. */
 export interface ModuleRef {
@@ -80,8 +82,8 @@ function spawn(
   data: Record<string, unknown>,
   heapMb: number,
 ): Worker {
-  const worker = new Worker(WORKER_URL, {
-    workerData: data,
+  const worker = new Worker(ENTRY.url, {
+    workerData: { ...ENTRY.workerData, ...data },
     resourceLimits: {
       maxOldGenerationSizeMb: heapMb,
       maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heapMb / 8)),
