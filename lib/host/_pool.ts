@@ -47,6 +47,8 @@ export interface PoolOptions {
   idleMs?: number;
   /** Where worker-side problems (unhandled rejections, exits) are logged. */
   log: (line: string) => void;
+  /** The project root, which messages to the user name. */
+  directory?: string;
 }
 
 /** A call's result from a worker: `[id, ok, output or error]`. */
@@ -246,7 +248,11 @@ function loadIn(
     });
     worker.on("error", (error: Error) => finish(`error: ${error.message}`));
     worker.on("exit", (code: number) => finish(`exit code ${code}`));
-    post(worker, { t: "load", tools: modules });
+    post(worker, {
+      t: "load",
+      tools: modules,
+      directory: options.directory,
+    });
   });
 }
 

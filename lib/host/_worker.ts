@@ -18,6 +18,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import process from "node:process";
 import { resultText, stripAnsi, thrownMessage } from "./_output.ts";
 import { errorMessage } from "../common/mod.ts";
+import { daemonCommand } from "./worker_entry.ts";
 
 /**
  * A call: `[id, args, sessionId, agent, secrets]`. A bare array keeps the
@@ -35,7 +36,7 @@ type CallMessage = [
 /** A message from the host. */
 type Inbound =
   | CallMessage
-  | { t: "load"; tools: { name: string; url: string }[] }
+  | { t: "load"; tools: { name: string; url: string }[]; directory?: string }
   | { t: "abort"; id: number }
   | {
     t: "init";
@@ -138,17 +139,29 @@ if (events) {
   });
 }
 
-const BUN_HINT =
-  `Bun APIs exist only when the daemon runs under Bun: this daemon runs under ${
+/**
+ * Why a Bun API is missing and the exact command that starts this
+ * project's daemon under Bun (T7).
+ */
+function bunHint(): string {
+  const command = daemonCommand("bun", directory || "<project>");
+  return `Bun APIs exist only when the daemon runs under Bun, and this one runs under ${
     runtime ? "Deno" : "Node.js"
-  }; start it with bun to use them, or use node:* modules instead`;
+  }: start it with Bun instead, \`${command}\`, or use node:* modules in the tool`;
+}
+
+/** Whether an error says that the `Bun` global, the `bun` module or a `bun:` module is missing. */
+function missesBun(text: string): boolean {
+  return /\bBun is not defined\b/.test(text) ||
+    /Cannot find (package|module) 'bun'/.test(text) ||
+    /Received protocol 'bun:'/.test(text) ||
+    packageName(text) === "bun";
+}
 
 /** A thrown value as the text the model or the log reads, with T7's and T9's rewording. */
 function message(thrown: unknown): string {
   const text = thrownMessage(thrown);
-  if (/\bBun is not defined\b/.test(text)) {
-    return `${BUN_HINT} (${text})`;
-  }
+  if (missesBun(text)) return `${bunHint()} (${firstLine(text)})`;
   const bare = packageName(text);
   if (bare !== undefined) {
     return `Cannot find package '${bare}': install it in a node_modules folder beside or above the module (${
@@ -351,6 +364,7 @@ port.on("message", (msg: Inbound) => {
   }
   switch (msg.t) {
     case "load":
+      if (msg.directory) directory = msg.directory;
       void loadAll(msg.tools);
       break;
     case "init":

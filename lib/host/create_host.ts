@@ -225,7 +225,7 @@ async function buildRuntime(
   const reports = await loadModules(
     refs,
     options.loadTimeoutMs ?? 30_000,
-    { heapMb, log },
+    { heapMb, log, directory: options.directory },
     loader,
   );
   // The loader checked that each schema compiles; Ajv is loaded here only
