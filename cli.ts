@@ -14,8 +14,8 @@
  * @module
  */
 
-import { isMainModule, loadRuntime } from "./lib/runtime/mod.ts";
-import { main } from "./lib/cli/mod.ts";
+import { isMainModule } from "./lib/runtime/mod.ts";
+import { runCli } from "./lib/cli/run.ts";
 
 export {
   type Command,
@@ -27,7 +27,4 @@ export {
 } from "./lib/cli/mod.ts";
 export type { Io } from "./lib/runtime/mod.ts";
 
-if (isMainModule(import.meta)) {
-  const runtime = await loadRuntime();
-  runtime.exit(await main(runtime.args(), runtime.io()));
-}
+if (isMainModule(import.meta)) await runCli();

@@ -21,7 +21,12 @@
  * @module
  */
 
-import { isMainModule, loadRuntime } from "./lib/runtime/mod.ts";
+import process from "node:process";
+import {
+  isMainModule,
+  loadRuntime,
+  runtimeProblem,
+} from "./lib/runtime/mod.ts";
 import { UsageError } from "./lib/cli/mod.ts";
 import { errorMessage } from "./lib/common/mod.ts";
 import {
@@ -48,6 +53,11 @@ export type {
 } from "./lib/runtime/mod.ts";
 
 if (isMainModule(import.meta)) {
+  const problem = runtimeProblem();
+  if (problem !== undefined) {
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  }
   const runtime = await loadRuntime();
   const io = runtime.io();
   const argv = runtime.args();
