@@ -74,6 +74,11 @@ export function isWorkerRun(): boolean {
     (workerData as Record<string, unknown>)[WORKER_MARKER] === true;
 }
 
+/** Runs the host's worker code in this thread: what a bundle does when {@linkcode isWorkerRun}. */
+export async function runWorker(): Promise<void> {
+  await import("./_worker.ts");
+}
+
 function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word)
     ? word
