@@ -123,6 +123,7 @@ export {
   type HostOutcome,
   isLoopbackHostHeader,
   type ListedTool,
+  type Mount,
 } from "./lib/http/mod.ts";
 export {
   isSecretName,
