@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { copyFile, readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { REPO_ROOT } from "./_helpers.ts";
+import { CLI, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import {
   type CheckResult,
@@ -112,7 +112,7 @@ async function scenario(
   return checks;
 }
 
-/** Node.js 20 is refused before anything runs. */
+/** Node.js 20 is refused before anything runs: by the bundle, and by Node.js itself for the source `.ts`. */
 async function refusal(bundle: string): Promise<CheckResult[]> {
   const checks = new Checks();
   await checks.check(
@@ -126,6 +126,18 @@ async function refusal(bundle: string): Promise<CheckResult[]> {
         `beeuni needs Node.js 22.18.0 or later, and this is Node.js ${NODE_20}: install a newer Node.js, or run beeuni with Deno or Bun\n`,
       );
       assert.equal(out.stdout, "");
+    },
+  );
+  await checks.check(
+    "node cli.ts fails in Node.js itself, before any of the toolkit's code runs",
+    async () => {
+      const node20 = await nodeBin(NODE_20);
+      const out = await runArgv([node20, CLI, "validate"], dirname(bundle));
+      assert.equal(out.code, 1);
+      assert.match(
+        out.stderr,
+        /TypeError \[ERR_UNKNOWN_FILE_EXTENSION\]: Unknown file extension "\.ts" for .*\/cli\.ts\n/,
+      );
     },
   );
   return checks.results;
