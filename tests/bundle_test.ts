@@ -95,9 +95,30 @@ async function scenario(
         await Deno.readTextFile(join(dir, "memory", "n.md")),
         "note",
       );
+      if (rt.kind === "bun") {
+        // The command the Bun advice names for a bundle (checked below).
+        assert.deepEqual((await call("bun_shell", { text: "hi" })).body, {
+          output: "hi",
+        });
+      }
       assert.equal(await daemon.stop(), 0, daemon.stderr());
     },
   );
+  if (rt.kind !== "bun") {
+    await checks.check(
+      "a Bun-API tool's advice names `bun <bundle> daemon --dir <project>`",
+      async () => {
+        const out = await run("tools", "call", "bun_file");
+        assert.equal(out.code, 1);
+        assert.match(
+          out.stdout + out.stderr,
+          new RegExp(
+            `start it with Bun instead, \`bun ${bundle} daemon --dir ${dir}\``,
+          ),
+        );
+      },
+    );
+  }
   await checks.check(
     "tools eject writes the Beeuni tool's exact source bytes (E1)",
     async () => {

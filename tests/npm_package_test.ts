@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import {
+  bunBin,
   Checks,
   matrixProject,
   NODE_20,
@@ -161,6 +162,37 @@ async function checkPackage(
     assert.equal(await Deno.readTextFile(join(dir, "memory", "n.md")), "note");
     assert.equal(await daemon.stop(), 0, daemon.stderr());
   });
+  await checks.check(
+    "a Bun-API tool's advice, `bun <package>/daemon.js --dir <project>`, starts a daemon where it answers",
+    async () => {
+      const out = await run("npx", "beeuni", "tools", "call", "bun_file");
+      assert.equal(out.code, 1);
+      const advice = /start it with Bun instead, `([^`]+)`/.exec(
+        out.stdout + out.stderr,
+      )?.[1];
+      const daemonJs = join(
+        dir,
+        "node_modules",
+        "@beeuni",
+        "tools",
+        "daemon.js",
+      );
+      assert.equal(advice, `bun ${daemonJs} --dir ${dir}`, out.stdout);
+      await using daemon = await startDaemon(dir, {
+        argv: ["sh", "-c", `exec ${advice} --port 0 --no-opencode`],
+        env: {
+          ...env,
+          PATH: `${dirname(await bunBin())}:${Deno.env.get("PATH")}`,
+        },
+      });
+      const shell = await daemon.call("bun_shell", {
+        args: { text: "hi" },
+        sessionId: "s1",
+        agent: "beeuni",
+      });
+      assert.deepEqual(shell.body, { output: "hi" });
+    },
+  );
   await checks.check(
     "the library loads from the package under Node.js",
     async () => {
