@@ -65,21 +65,28 @@ export const RUNTIMES: readonly TestRuntime[] = [
   },
 ];
 
-/** Runs `argv` in `cwd` and returns what it printed. */
+/** Runs `argv` in `cwd`, with `stdin` as its standard input, and returns what it printed. */
 export async function runArgv(
   argv: string[],
   cwd: string,
   env: Record<string, string> = {},
+  stdin?: string,
 ): Promise<RunResult> {
   const [program, ...args] = argv;
-  const out = await new Deno.Command(program, {
+  const child = new Deno.Command(program, {
     args,
     cwd,
-    stdin: "null",
+    stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...env },
-  }).output();
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const out = await child.output();
   const decoder = new TextDecoder();
   return {
     code: out.code,

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { CLI, REPO_ROOT } from "./_helpers.ts";
+import { CLI, REPO_ROOT, type RunResult } from "./_helpers.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import {
   bunBin,
@@ -161,6 +161,84 @@ async function daemonChecks(
   );
 }
 
+/** A tool in opencode's format for `beeuni tools migrate`. */
+const LEGACY_TOOL = `import { tool } from "@opencode-ai/plugin"
+
+export default tool({
+  description: "Greets someone",
+  args: { name: tool.schema.string().describe("Who to greet") },
+  async execute(args) {
+    return \`hi \${args.name}\`
+  },
+})
+`;
+
+/** The commands the scenario has not run yet: help, version, eject, migrate, secrets. */
+async function otherCommands(
+  dir: string,
+  beeuni: (args: string[], stdin?: string) => Promise<RunResult>,
+  check: (name: string, fn: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  await check("beeuni --help and --version", async () => {
+    for (const args of [["--help"], ["--version"]]) {
+      const [got, want] = await Promise.all([
+        beeuni(args),
+        reference(dir, args),
+      ]);
+      assert.equal(got.code, 0, got.stderr);
+      assert.equal(got.stdout, want.stdout);
+    }
+  });
+  await check("beeuni tools eject", async () => {
+    const out = await beeuni(["tools", "eject", "show"]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(
+      await Deno.readFile(join(dir, "tools", "show.ts")),
+      await Deno.readFile(join(REPO_ROOT, "builtin_tools", "show.ts")),
+    );
+    assert.match(
+      await Deno.readTextFile(join(dir, "beeuni.yaml")),
+      /^ {2}show: tools\/show\.ts # ejected from beeuni:show$/m,
+    );
+  });
+  await check(
+    "beeuni tools migrate, then tools call of the migrated tool",
+    async () => {
+      await Deno.mkdir(join(dir, "harnesses", "opencode", "tools"), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(
+        join(dir, "harnesses", "opencode", "tools", "greet.ts"),
+        LEGACY_TOOL,
+      );
+      const out = await beeuni(["tools", "migrate"]);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(
+        out.stdout,
+        /^ {2}✓ {2}Migrated harnesses\/opencode\/tools\/greet\.ts$/m,
+      );
+      const called = await beeuni([
+        "tools",
+        "call",
+        "greet",
+        "--args",
+        '{"name":"Ada"}',
+      ]);
+      assert.equal(called.code, 0, called.stderr);
+      assert.equal(called.stdout, "hi Ada\n");
+    },
+  );
+  await check("beeuni secrets set, ls and rm", async () => {
+    const set = await beeuni(["secrets", "set", "API_KEY=-"], "s3cr3t");
+    assert.equal(set.code, 0, set.stderr);
+    assert.ok(!set.stdout.includes("s3cr3t"));
+    assert.equal((await beeuni(["secrets", "ls"])).stdout, "API_KEY\n");
+    const rm = await beeuni(["secrets", "rm", "API_KEY"]);
+    assert.equal(rm.stdout, "Removed secret API_KEY\n");
+    assert.equal((await beeuni(["secrets", "ls"])).stdout, "");
+  });
+}
+
 /** Runs the scenario under `rt` and returns each check's outcome. */
 async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
   const checks = new Checks();
@@ -225,6 +303,36 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
       });
     }
   }
+  await check(
+    "beeuni daemon (cli.ts daemon) serves a tool over HTTP",
+    async () => {
+      await using daemon = await startDaemon(dir, {
+        argv: [
+          ...argv,
+          CLI,
+          "daemon",
+          "--dir",
+          dir,
+          "--port",
+          "0",
+          "--no-opencode",
+        ],
+      });
+      const { body } = await daemon.call("legacy", {
+        args: { path: "/x/y.md" },
+        sessionId: "s1",
+        agent: "beeuni",
+      });
+      assert.deepEqual(body, { output: "v2 y.md" });
+      assert.equal(await daemon.stop(), 0, daemon.stderr());
+    },
+  );
+  const state = { XDG_STATE_HOME: join(dir, ".state") };
+  await otherCommands(
+    dir,
+    (args, stdin) => runArgv([...argv, CLI, ...args], dir, state, stdin),
+    check,
+  );
   return checks.results;
 }
 
