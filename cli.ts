@@ -14,9 +14,8 @@
  * @module
  */
 
-import { isMainModule, loadRuntime } from "./lib/runtime/mod.ts";
-import { main } from "./lib/cli/mod.ts";
-import { RUNNER_MARKER } from "./lib/common/mod.ts";
+import { isMainModule } from "./lib/runtime/mod.ts";
+import { runCli } from "./lib/cli/mod.ts";
 
 export {
   type Command,
@@ -28,11 +27,4 @@ export {
 } from "./lib/cli/mod.ts";
 export type { Io } from "./lib/runtime/mod.ts";
 
-if (isMainModule(import.meta)) {
-  const runtime = await loadRuntime();
-  const args = runtime.args();
-  // A one-file build starts its tool runners as itself, marked.
-  if (args[0] === RUNNER_MARKER) {
-    (await import("./lib/host/mod.ts")).runRunner();
-  } else runtime.exit(await main(args, runtime.io()));
-}
+if (isMainModule(import.meta)) await runCli();

@@ -24,7 +24,12 @@
  * @module
  */
 
-import { isMainModule, loadRuntime } from "./lib/runtime/mod.ts";
+import process from "node:process";
+import {
+  isMainModule,
+  loadRuntime,
+  runtimeProblem,
+} from "./lib/runtime/mod.ts";
 import { errorMessage, UsageError } from "./lib/common/mod.ts";
 
 export { isLoopbackHostname } from "./lib/common/mod.ts";
@@ -51,6 +56,11 @@ export type {
 } from "./lib/runtime/mod.ts";
 
 if (isMainModule(import.meta)) {
+  const problem = runtimeProblem();
+  if (problem !== undefined) {
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  }
   const runtime = await loadRuntime();
   const io = runtime.io();
   const argv = runtime.args();

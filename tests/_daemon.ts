@@ -46,6 +46,12 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Run `cli.ts daemon` instead of `daemon.ts`. */
   viaCli?: boolean;
+  /**
+   * The whole command line to run instead of
+   * `deno run -A --quiet daemon.ts --dir <dir> --port 0 <args>`: program
+   * first (another runtime, a build of the toolkit).
+   */
+  argv?: string[];
 }
 
 async function pump(
@@ -71,8 +77,8 @@ export async function waitFor(
 }
 
 /**
- * Starts `deno run -A daemon.ts --dir <dir> --port 0` and waits for its
- * `listening on` line. Throws with the daemon's stderr when it exits first.
+ * Starts `deno run -A daemon.ts --dir <dir> --port 0` (or `options.argv`)
+ * and waits for its `listening on` line. Throws with the daemon's stderr when it exits first.
  */
 export async function startDaemon(
   dir: string,
@@ -82,18 +88,20 @@ export async function startDaemon(
     await Deno.makeTempDir({ prefix: "beeuni_state_" });
   const ownState = options.env?.XDG_STATE_HOME === undefined;
   const entry = options.viaCli ? [CLI, "daemon"] : [DAEMON];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      ...entry,
-      "--dir",
-      dir,
-      "--port",
-      "0",
-      ...(options.args ?? []),
-    ],
+  const [program, ...args] = options.argv ?? [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    ...entry,
+    "--dir",
+    dir,
+    "--port",
+    "0",
+    ...(options.args ?? []),
+  ];
+  const child = new Deno.Command(program, {
+    args,
     cwd: dir,
     stdin: "null",
     stdout: "piped",

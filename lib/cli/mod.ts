@@ -195,3 +195,4 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     return 1;
   }
 }
+export { runCli } from "./run.ts";

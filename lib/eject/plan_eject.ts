@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import {
   BEEUNI_TOOLS,
   type BeeuniToolName,
-  builtinToolUrl,
+  builtinToolSourceUrl,
   type Diagnostic,
   isBeeuniTool,
   type Manifest,
@@ -176,7 +176,7 @@ export function ejectOutput(plan: EjectPlan, check = "✓"): string {
 export async function readBuiltinSource(
   name: BeeuniToolName,
 ): Promise<Uint8Array> {
-  const url = builtinToolUrl(name);
+  const url = builtinToolSourceUrl(name);
   try {
     if (url.protocol === "file:") {
       return new Uint8Array(await readFile(fileURLToPath(url)));

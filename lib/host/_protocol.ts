@@ -68,7 +68,12 @@ export type CallResult =
     /** The blocks of a `{ content: [...] }` result. */
     content?: ContentBlock[];
   }
-  | { ok: false; error: string };
+  | {
+    ok: false;
+    error: string;
+    /** Set when the tool's module did not load, so `execute` never ran. */
+    notRun?: true;
+  };
 
 /** What a runner sends the host. */
 export type ToHost =

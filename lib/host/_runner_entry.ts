@@ -1,40 +1,87 @@
-// Where the runner program is: the file beside this one (the sources, or
-// the npm package's JavaScript), or, in a one-file build, that file itself
-// started with the runner marker.
+// Where the runner program is, in each form the toolkit ships in, told from
+// this module's own URL:
+//
+// - source (`deno run cli.ts`, `node cli.ts`, `bun cli.ts`, JSR): this file
+//   is `lib/host/_runner_entry.ts`; runners start from `_runner_main.ts`
+//   beside it;
+// - npm (JavaScript emitted by `tsc`): the same with `.js`;
+// - bundle (one file from `deno bundle`): this code is inside the bundle and
+//   nothing lies beside it; runners start the bundle file itself with the
+//   runner marker as its first argument, which its entry checks first.
+//
+// Also names the toolkit's daemon entry in that form, for messages that
+// tell a user how to start it.
 
-import { existsSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import process from "node:process";
 import { RUNNER_MARKER } from "../common/mod.ts";
+
+/** The forms the toolkit ships in. */
+export type ToolkitForm = "source" | "npm" | "bundle";
 
 /** The file that starts a runner and the arguments after it. */
 export interface RunnerEntry {
-  /** The file (or, under Deno, a URL) to run. */
+  /** The form this code runs in. */
+  form: ToolkitForm;
+  /** The file (or, under Deno from JSR, the URL) to run. */
   file: string;
   /** The arguments after it. */
   args: string[];
-  /** The folder holding the runner's own code, which Node.js must be allowed to read. */
-  dir?: string;
+  /** What Node.js must be allowed to read to load the runner's own code. */
+  codeDir?: string;
+}
+
+const HERE = import.meta.url;
+
+/** Which form this code runs in, told from this module's own URL. */
+export function toolkitForm(url: string = HERE): ToolkitForm {
+  const path = new URL(url).pathname;
+  if (path.endsWith("/lib/host/_runner_entry.ts")) return "source";
+  if (path.endsWith("/lib/host/_runner_entry.js")) return "npm";
+  return "bundle";
+}
+
+function pathOf(url: URL): string {
+  return url.protocol === "file:" ? fileURLToPath(url) : url.href;
 }
 
 /** The runner program for this copy of the toolkit. */
-export function runnerEntry(): RunnerEntry {
-  const ext = /\.[mc]?[jt]s$/.exec(new URL(import.meta.url).pathname)?.[0] ??
-    ".ts";
-  const url = new URL(`./_runner_main${ext}`, import.meta.url);
-  if (url.protocol !== "file:") return { file: url.href, args: [] };
-  const file = fileURLToPath(url);
-  if (existsSync(file)) {
-    return { file, args: [], dir: fileURLToPath(new URL(".", url)) };
+export function runnerEntry(url: string = HERE): RunnerEntry {
+  const form = toolkitForm(url);
+  if (form === "bundle") {
+    const file = pathOf(new URL(url));
+    return { form, file, args: [RUNNER_MARKER], codeDir: file };
   }
-  // A one-file build: the program's own file holds the runner.
-  const main = process.argv[1];
-  const self = main === undefined ? fileURLToPath(import.meta.url) : main;
-  let real = self;
-  try {
-    real = realpathSync(self);
-  } catch {
-    // Use the path as given.
-  }
-  return { file: real, args: [RUNNER_MARKER], dir: real };
+  const ext = form === "npm" ? "js" : "ts";
+  return {
+    form,
+    file: pathOf(new URL(`./_runner_main.${ext}`, url)),
+    args: [],
+    // The runner's code is in lib/ (lib/host and the modules it imports).
+    codeDir: pathOf(new URL("../", url)),
+  };
+}
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word)
+    ? word
+    : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The shell command that starts this toolkit's daemon on `directory` with
+ * the program `runtime` (e.g. `bun`), in the form this code runs in:
+ * `bun <root>/daemon.ts --dir <directory>` from source,
+ * `bun <package>/daemon.js --dir <directory>` from npm,
+ * `bun <bundle> daemon --dir <directory>` from a bundle.
+ */
+export function daemonCommand(
+  runtime: string,
+  directory: string,
+  url: string = HERE,
+): string {
+  const form = toolkitForm(url);
+  const entry = form === "bundle" ? [pathOf(new URL(url)), "daemon"] : [
+    pathOf(new URL(`../../daemon.${form === "npm" ? "js" : "ts"}`, url)),
+  ];
+  return [runtime, ...entry, "--dir", directory].map(quote).join(" ");
 }

@@ -207,6 +207,7 @@ async function run(call: CallMessage): Promise<void> {
       sendResult(call.id, {
         ok: false,
         error: `tool "${toolName}" cannot run: ${loaded.reason}`,
+        notRun: true,
       });
       return;
     }

@@ -6,6 +6,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { stripAnsi, thrownMessage } from "./_outcome.ts";
 import type { SourceAt } from "./_protocol.ts";
+import { daemonCommand } from "./_runner_entry.ts";
 
 /** A loaded tool module's default export. */
 export interface ToolModule {
@@ -23,7 +24,18 @@ function runtimeLabel(): string {
 }
 
 function bunHint(): string {
-  return `Bun APIs exist only when the daemon runs under Bun: this daemon runs under ${runtimeLabel()}; start it with bun to use them (bun daemon.ts --dir <project>), or use node:* modules instead`;
+  const command = daemonCommand("bun", process.cwd());
+  return `Bun APIs exist only when the daemon runs under Bun, and this one runs under ${runtimeLabel()}: start it with Bun instead, \`${command}\`, or use node:* modules in the tool`;
+}
+
+/** Whether an error says that the `Bun` global, the `bun` module or a `bun:` module is missing. */
+function missesBun(text: string): boolean {
+  return /\bBun is not defined\b/.test(text) ||
+    /Cannot find (package|module) 'bun'/.test(text) ||
+    /Received protocol 'bun:'/.test(text) ||
+    /Import "bun" not a dependency/.test(text) ||
+    /Unsupported scheme "bun"/.test(text) ||
+    missingPackage(text) === "bun";
 }
 
 function firstLine(text: string): string {
@@ -105,7 +117,7 @@ function syntaxError(
 /** A thrown value as the text the model or the log reads, with T7's and T9's rewording. */
 export function describeFailure(thrown: unknown): string {
   const text = thrownMessage(thrown);
-  if (/\bBun is not defined\b/.test(text)) return `${bunHint()} (${text})`;
+  if (missesBun(text)) return `${bunHint()} (${firstLine(text)})`;
   const name = missingPackage(text);
   if (name !== undefined) {
     return `Cannot find package '${name}': install it with npm in the project (npm install ${name}), so that a node_modules folder beside or above the module holds it (${

@@ -22,7 +22,13 @@ export type RunnerOutcome =
     object?: true;
     content?: ContentBlock[];
   }
-  | { ok: false; status: "error" | "timeout" | "aborted"; error: string };
+  | {
+    ok: false;
+    status: "error" | "timeout" | "aborted";
+    error: string;
+    /** Set when the module did not load in the runner, so `execute` never ran. */
+    notRun?: true;
+  };
 
 /** A progress report of a running call. */
 export interface Progress {
@@ -164,10 +170,17 @@ export class ToolRunner {
   }
 
   #failAll(error: string): void {
-    // Calls not sent yet end here too: none may reach the next runner.
+    // Calls not sent yet end here too: none may reach the next runner. They
+    // never ran, which the host may act on.
+    const unsent = new Set(this.#outbox.map((call) => call.id));
     this.#outbox = [];
     for (const id of [...this.#pending.keys()]) {
-      this.#settle(id, { ok: false, status: "error", error });
+      this.#settle(
+        id,
+        unsent.has(id)
+          ? { ok: false, status: "error", error, notRun: true }
+          : { ok: false, status: "error", error },
+      );
     }
   }
 
@@ -327,7 +340,11 @@ function aborted(name: string): RunnerOutcome {
 }
 
 function outcomeOf(result: CallResult): RunnerOutcome {
-  if (!result.ok) return { ok: false, status: "error", error: result.error };
+  if (!result.ok) {
+    return result.notRun
+      ? { ok: false, status: "error", error: result.error, notRun: true }
+      : { ok: false, status: "error", error: result.error };
+  }
   const outcome: RunnerOutcome = { ok: true, output: result.output };
   if (result.object) outcome.object = true;
   if (result.content) outcome.content = result.content;

@@ -95,7 +95,7 @@ async function runnerStarter(
   const paths = confinement({
     directory: options.directory,
     builtinDir: dirname(fileURLToPath(builtinToolUrl("memory"))),
-    runnerDir: runtime.name === "node" ? entry.dir : undefined,
+    runnerDir: runtime.name === "node" ? entry.codeDir : undefined,
     tmpDir,
     allowRead: options.allowRead,
     allowWrite: options.allowWrite,
@@ -393,19 +393,30 @@ class HostState {
     this.#total++;
     try {
       const { key, secrets } = this.#secrets(generation, request.agent);
-      const runner = this.#pool.runner(
-        `${generation.id}\0${request.name}\0${key}`,
-        generation.modules.get(request.name)!,
-      );
-      const raw = await runner.call({
-        args: request.args,
-        sessionId: request.sessionId,
-        agent: request.agent,
-        secrets,
-        timeoutMs: timeoutOf(request.timeoutMs, this.#timeout),
-        ticket,
-        onProgress: request.onProgress,
-      });
+      const runnerKey = `${generation.id}\0${request.name}\0${key}`;
+      const module = generation.modules.get(request.name)!;
+      const attempt = () =>
+        this.#pool.runner(runnerKey, module).call({
+          args: request.args,
+          sessionId: request.sessionId,
+          agent: request.agent,
+          secrets,
+          timeoutMs: timeoutOf(request.timeoutMs, this.#timeout),
+          ticket,
+          onProgress: request.onProgress,
+        });
+      let raw = await attempt();
+      if (!raw.ok && raw.notRun && generation.tools.has(request.name)) {
+        // The call never ran: the loader loaded this module but its runner
+        // did not (the file changed in between, as when an editor writes it
+        // in place), or the runner went before the call reached it. It runs
+        // once more, on a runner that reads the file anew.
+        this.#log(
+          `[tools] ${request.name}: its module did not load in its runner (${raw.error}); retrying on a new runner`,
+        );
+        this.#pool.runner(runnerKey, module).stop("the module changed");
+        raw = await attempt();
+      }
       return await this.#shape(request.name, raw);
     } finally {
       outer?.removeEventListener("abort", onAbort);

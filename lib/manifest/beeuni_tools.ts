@@ -26,10 +26,39 @@ export function isBeeuniTool(name: string): name is BeeuniToolName {
   return (BEEUNI_TOOLS as readonly string[]).includes(name);
 }
 
+/** Where each Beeuni tool's module is, when set by {@linkcode setBuiltinToolLocator}. */
+let locator: ((name: BeeuniToolName) => URL) | undefined;
+
 /**
- * The `file:` URL of a Beeuni tool's module in `builtin_tools/`: the file
- * the host runs and `beeuni tools eject` copies (E1).
+ * Makes {@linkcode builtinToolUrl} and {@linkcode builtinToolSourceUrl}
+ * answer with `locate(name)`: for a build whose Beeuni tools are not in a
+ * `builtin_tools/` folder beside its code (the single-file bundle writes
+ * them out and points here). `locate` is called when a URL is needed, so
+ * commands that run no Beeuni tool never call it.
+ */
+export function setBuiltinToolLocator(
+  locate: (name: BeeuniToolName) => URL,
+): void {
+  locator = locate;
+}
+
+/**
+ * The URL of the Beeuni tool module the host runs: `builtin_tools/<name>.ts`
+ * beside this package's code, or `<name>.js` in the npm package, whose
+ * `.js` files `tsc` emitted from the `.ts` ones by erasing their types.
  */
 export function builtinToolUrl(name: BeeuniToolName): URL {
+  if (locator) return locator(name);
+  const ext = import.meta.url.endsWith(".js") ? "js" : "ts";
+  return new URL(`../../builtin_tools/${name}.${ext}`, import.meta.url);
+}
+
+/**
+ * The URL of a Beeuni tool's TypeScript source, the bytes
+ * `beeuni tools eject` copies (E1): the file {@linkcode builtinToolUrl}
+ * names, except in the npm package, which ships both and runs the `.js`.
+ */
+export function builtinToolSourceUrl(name: BeeuniToolName): URL {
+  if (locator) return locator(name);
   return new URL(`../../builtin_tools/${name}.ts`, import.meta.url);
 }

@@ -25,8 +25,10 @@ export {
 export {
   BEEUNI_TOOLS,
   type BeeuniToolName,
+  builtinToolSourceUrl,
   builtinToolUrl,
   isBeeuniTool,
+  setBuiltinToolLocator,
 } from "./beeuni_tools.ts";
 export {
   HARNESS_TOOLS,

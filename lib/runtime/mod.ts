@@ -33,7 +33,12 @@ export type {
   Server,
   Watcher,
 } from "./types.ts";
-export { MIN_NODE_VERSION, nodeVersionSupported } from "./_versions.ts";
+export {
+  MIN_NODE_VERSION,
+  nodeVersionProblem,
+  nodeVersionSupported,
+} from "./_versions.ts";
+import { nodeVersionProblem } from "./_versions.ts";
 
 /** Which runtime runs this code. */
 export function runtimeName(): RuntimeName {
@@ -41,6 +46,17 @@ export function runtimeName(): RuntimeName {
   if (typeof global.Deno === "object") return "deno";
   if (typeof global.Bun === "object") return "bun";
   return "node";
+}
+
+/**
+ * Why this runtime cannot run the toolkit (a Node.js before
+ * {@linkcode MIN_NODE_VERSION}), or `undefined` when it can. Entry points
+ * print it and exit with 1 before they load anything else.
+ */
+export function runtimeProblem(): string | undefined {
+  return runtimeName() === "node"
+    ? nodeVersionProblem(process.versions.node)
+    : undefined;
 }
 
 /** The adapter of the runtime that runs this code. */

@@ -1,0 +1,380 @@
+// The runtime matrix (N1, N3): the same scenario, from the source files,
+// under Deno, Node.js 22, the newest Node.js and Bun, the four runs side by
+// side. What passes here is what the README claims for each runtime.
+
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { CLI, REPO_ROOT, type RunResult } from "./_helpers.ts";
+import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
+import {
+  bunBin,
+  type CheckResult,
+  Checks,
+  matrixProject,
+  reference,
+  removeMatrixTemplate,
+  reportChecks,
+  runArgv,
+  RUNTIMES,
+  type TestRuntime,
+} from "./_runtimes.ts";
+import { createHost } from "../mod.ts";
+
+const SMOKE = `import process from "node:process";
+import { createHost, formatToolsTable, loadProject } from ${
+  JSON.stringify(join(REPO_ROOT, "mod.ts"))
+};
+import { runtimeName } from ${
+  JSON.stringify(join(REPO_ROOT, "lib", "runtime", "mod.ts"))
+};
+const directory = process.cwd();
+const project = await loadProject({ cwd: directory });
+const host = await createHost({ directory, tmpDir: directory + "/.out", log: () => {} });
+const outcome = await host.call({
+  name: "unit_convert",
+  args: { value: 1, from: "km", to: "m" },
+  sessionId: "s1",
+  agent: "beeuni",
+});
+await host.close();
+console.log(JSON.stringify({
+  runtime: runtimeName(),
+  errors: project.diagnostics.filter((d) => d.severity === "error").length,
+  table: formatToolsTable(project.toolSet),
+  outcome,
+}));
+`;
+
+/** The Bun-API tools' hint naming this project's daemon under Bun. */
+function bunHint(runtime: string, dir: string): string {
+  return `Bun APIs exist only when the daemon runs under Bun, and this one runs under ${runtime}: start it with Bun instead, \`bun ${DAEMON} --dir ${dir}\`, or use node:* modules in the tool`;
+}
+
+async function daemonChecks(
+  rt: TestRuntime,
+  dir: string,
+  daemon: TestDaemon,
+  check: (name: string, fn: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const call = (name: string, args: Record<string, unknown>) =>
+    daemon.call(name, { args, sessionId: "s1", agent: "beeuni" });
+  await check("the daemon lists the agent's tools over HTTP", async () => {
+    const response = await daemon.fetch("/beeuni/tools?agent=writer");
+    assert.equal(response.status, 200);
+    const body = await response.json();
+    const names = (body.tools as { name: string }[]).map((t) => t.name);
+    assert.deepEqual(names.sort(), [
+      "memory",
+      "scrape_webpage",
+      "web_search",
+      "word_count",
+    ]);
+  });
+  await check("the daemon runs a project tool over HTTP", async () => {
+    const { status, body } = await call("word_count", { text: "one two one" });
+    assert.equal(status, 200, JSON.stringify(body));
+    const counted = JSON.parse(String(body.output));
+    assert.equal(counted.words, 3);
+    assert.equal(counted.distinct_words, 2);
+  });
+  await check("the daemon runs a Beeuni tool over HTTP", async () => {
+    const { status, body } = await call("memory", {
+      command: "create",
+      path: "/memories/a.md",
+      file_text: "hello",
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(await Deno.readTextFile(join(dir, "memory", "a.md")), "hello");
+  });
+  await check(
+    "a CommonJS tool (module.exports in a .cjs file) runs",
+    async () => {
+      const { body } = await call("legacy", { path: "/a/b.txt" });
+      assert.deepEqual(body, { output: "v1 b.txt" });
+    },
+  );
+  await check(
+    "a tool importing an npm package from the project's node_modules runs",
+    async () => {
+      const { body } = await call("to_ms", { text: "2h" });
+      assert.deepEqual(body, { output: "7200000" });
+    },
+  );
+  if (rt.kind === "bun") {
+    await check(
+      'tools using Bun.file and import { $ } from "bun" run',
+      async () => {
+        const size = (await Deno.stat(join(dir, "beeuni.yaml"))).size;
+        assert.deepEqual((await call("bun_file", {})).body, {
+          output: String(size),
+        });
+        assert.deepEqual((await call("bun_shell", { text: "hi" })).body, {
+          output: "hi",
+        });
+      },
+    );
+  } else {
+    await check(
+      "Bun-API tools fail with the command that starts this daemon under Bun",
+      async () => {
+        const hint = bunHint(rt.kind === "deno" ? "Deno" : "Node.js", dir);
+        const logs = daemon.stderr();
+        assert.ok(
+          logs.includes(
+            `[tools]   bun_shell: the module threw while loading: ${hint} (`,
+          ),
+          logs,
+        );
+        const { body } = await call("bun_file", {});
+        assert.equal(
+          body.error,
+          `${hint} (ReferenceError: Bun is not defined)`,
+        );
+      },
+    );
+  }
+  await check(
+    "an edit to a tool module is served after the reload",
+    async () => {
+      const file = join(dir, "tools", "legacy.cjs");
+      const text = await Deno.readTextFile(file);
+      await Deno.writeTextFile(file, text.replace('"v1 "', '"v2 "'));
+      await waitFor("the edited tool", async () => {
+        const { body } = await call("legacy", { path: "/a/b.txt" });
+        return body.output === "v2 b.txt";
+      });
+    },
+  );
+}
+
+/** A tool in opencode's format for `beeuni tools migrate`. */
+const LEGACY_TOOL = `import { tool } from "@opencode-ai/plugin"
+
+export default tool({
+  description: "Greets someone",
+  args: { name: tool.schema.string().describe("Who to greet") },
+  async execute(args) {
+    return \`hi \${args.name}\`
+  },
+})
+`;
+
+/** The commands the scenario has not run yet: help, version, eject, migrate, secrets. */
+async function otherCommands(
+  dir: string,
+  beeuni: (args: string[], stdin?: string) => Promise<RunResult>,
+  check: (name: string, fn: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  await check("beeuni --help and --version", async () => {
+    for (const args of [["--help"], ["--version"]]) {
+      const [got, want] = await Promise.all([
+        beeuni(args),
+        reference(dir, args),
+      ]);
+      assert.equal(got.code, 0, got.stderr);
+      assert.equal(got.stdout, want.stdout);
+    }
+  });
+  await check("beeuni tools eject", async () => {
+    const out = await beeuni(["tools", "eject", "show"]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(
+      await Deno.readFile(join(dir, "tools", "show.ts")),
+      await Deno.readFile(join(REPO_ROOT, "builtin_tools", "show.ts")),
+    );
+    assert.match(
+      await Deno.readTextFile(join(dir, "beeuni.yaml")),
+      /^ {2}show: tools\/show\.ts # ejected from beeuni:show$/m,
+    );
+  });
+  await check(
+    "beeuni tools migrate, then tools call of the migrated tool",
+    async () => {
+      await Deno.mkdir(join(dir, "harnesses", "opencode", "tools"), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(
+        join(dir, "harnesses", "opencode", "tools", "greet.ts"),
+        LEGACY_TOOL,
+      );
+      const out = await beeuni(["tools", "migrate"]);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(
+        out.stdout,
+        /^ {2}✓ {2}Migrated harnesses\/opencode\/tools\/greet\.ts$/m,
+      );
+      const called = await beeuni([
+        "tools",
+        "call",
+        "greet",
+        "--args",
+        '{"name":"Ada"}',
+      ]);
+      assert.equal(called.code, 0, called.stderr);
+      assert.equal(called.stdout, "hi Ada\n");
+    },
+  );
+  await check("beeuni secrets set, ls and rm", async () => {
+    const set = await beeuni(["secrets", "set", "API_KEY=-"], "s3cr3t");
+    assert.equal(set.code, 0, set.stderr);
+    assert.ok(!set.stdout.includes("s3cr3t"));
+    assert.equal((await beeuni(["secrets", "ls"])).stdout, "API_KEY\n");
+    const rm = await beeuni(["secrets", "rm", "API_KEY"]);
+    assert.equal(rm.stdout, "Removed secret API_KEY\n");
+    assert.equal((await beeuni(["secrets", "ls"])).stdout, "");
+  });
+}
+
+/** Runs the scenario under `rt` and returns each check's outcome. */
+async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
+  const checks = new Checks();
+  const check = async (name: string, fn: () => Promise<void>) => {
+    await checks.check(name, fn);
+  };
+  const argv = await rt.argv();
+  await using project = await matrixProject();
+  const dir = project.dir;
+  const cli = async (...args: string[]) => {
+    const [got, want] = await Promise.all([
+      runArgv([...argv, CLI, ...args], dir),
+      reference(dir, args),
+    ]);
+    assert.equal(got.code, want.code, got.stderr);
+    assert.equal(got.stdout, want.stdout, got.stderr);
+    return got;
+  };
+  await check("mod.ts loads the project and hosts a tool", async () => {
+    await Deno.writeTextFile(join(dir, ".smoke.ts"), SMOKE);
+    const out = await runArgv([...argv, ".smoke.ts"], dir);
+    assert.equal(out.code, 0, out.stderr);
+    const result = JSON.parse(out.stdout);
+    assert.equal(result.runtime, rt.kind);
+    assert.equal(result.errors, 0);
+    assert.match(result.table, /^to_ms +project +tools\/to_ms\.ts$/m);
+    assert.equal(result.outcome.ok, true, JSON.stringify(result.outcome));
+    assert.match(result.outcome.output, /1000/);
+  });
+  await check("beeuni validate", async () => {
+    const out = await cli("validate");
+    assert.equal(out.stdout, "beeuni.yaml is valid\n");
+  });
+  await check("beeuni tools ls --agent writer", async () => {
+    const out = await cli("tools", "ls", "--agent", "writer");
+    assert.match(out.stdout, /^word_count +project +tools\/word_count\.ts$/m);
+  });
+  await check("beeuni tools call", async () => {
+    const out = await cli(
+      "tools",
+      "call",
+      "word_count",
+      "--args",
+      '{"text":"a b a"}',
+    );
+    assert.equal(JSON.parse(out.stdout).words, 3);
+  });
+  let daemon: TestDaemon | undefined;
+  await check("the daemon starts", async () => {
+    daemon = await startDaemon(dir, {
+      argv: [...argv, DAEMON, "--dir", dir, "--port", "0", "--no-opencode"],
+    });
+  });
+  if (daemon) {
+    try {
+      await daemonChecks(rt, dir, daemon, check);
+    } finally {
+      const code = await daemon.stop();
+      await check("SIGTERM stops the daemon with exit code 0", () => {
+        assert.equal(code, 0, daemon!.stderr());
+        return Promise.resolve();
+      });
+    }
+  }
+  await check(
+    "beeuni daemon (cli.ts daemon) serves a tool over HTTP",
+    async () => {
+      await using daemon = await startDaemon(dir, {
+        argv: [
+          ...argv,
+          CLI,
+          "daemon",
+          "--dir",
+          dir,
+          "--port",
+          "0",
+          "--no-opencode",
+        ],
+      });
+      const { body } = await daemon.call("legacy", {
+        args: { path: "/x/y.md" },
+        sessionId: "s1",
+        agent: "beeuni",
+      });
+      assert.deepEqual(body, { output: "v2 y.md" });
+      assert.equal(await daemon.stop(), 0, daemon.stderr());
+    },
+  );
+  const state = { XDG_STATE_HOME: join(dir, ".state") };
+  await otherCommands(
+    dir,
+    (args, stdin) => runArgv([...argv, CLI, ...args], dir, state, stdin),
+    check,
+  );
+  return checks.results;
+}
+
+Deno.test({
+  name:
+    "the same scenario passes from source under Deno, Node.js 22, the newest Node.js and Bun (N1, T7)",
+  async fn(t) {
+    try {
+      // Installs first, one per version, so that the scenarios do not race.
+      await Promise.all(RUNTIMES.map((rt) => rt.argv()));
+      const runs = await Promise.all(RUNTIMES.map(async (rt) => ({
+        label: rt.label,
+        results: await scenario(rt),
+      })));
+      await reportChecks(t, runs);
+    } finally {
+      await removeMatrixTemplate();
+    }
+  },
+});
+
+Deno.test("following the advice a Bun-API tool gets under Deno starts a daemon where it answers (T7)", async () => {
+  try {
+    await followAdvice();
+  } finally {
+    await removeMatrixTemplate();
+  }
+});
+
+async function followAdvice(): Promise<void> {
+  const bun = await bunBin();
+  await using project = await matrixProject();
+  const dir = project.dir;
+  let reason = "";
+  {
+    await using host = await createHost({
+      directory: dir,
+      tmpDir: join(dir, ".out"),
+      log: () => {},
+    });
+    reason = host.loadErrors().find((e) => e.name === "bun_shell")?.reason ??
+      "";
+  }
+  const advice = /start it with Bun instead, `([^`]+)`/.exec(reason)?.[1];
+  assert.equal(advice, `bun ${DAEMON} --dir ${dir}`, reason);
+  await using daemon = await startDaemon(dir, {
+    argv: ["sh", "-c", `exec ${advice} --port 0 --no-opencode`],
+    env: { PATH: `${dirname(bun)}:${Deno.env.get("PATH")}` },
+  });
+  const call = (name: string, args: Record<string, unknown>) =>
+    daemon.call(name, { args, sessionId: "s1", agent: "beeuni" });
+  assert.deepEqual((await call("bun_shell", { text: "hello" })).body, {
+    output: "hello",
+  });
+  const size = (await Deno.stat(join(dir, "beeuni.yaml"))).size;
+  assert.deepEqual((await call("bun_file", {})).body, {
+    output: String(size),
+  });
+}
