@@ -11,11 +11,17 @@ import { returnedResult, thrownMessage } from "./_outcome.ts";
 import type {
   CallMessage,
   CallResult,
+  LoadReport,
   ModuleRef,
   ToHost,
   ToRunner,
 } from "./_protocol.ts";
-import { describeFailure, importTool, toolMetadata } from "./_tool_module.ts";
+import {
+  describeFailure,
+  importTool,
+  toolMetadata,
+  type ToolModule,
+} from "./_tool_module.ts";
 
 // Results ready in the same turn go back in one message.
 let results: ({ id: number } & CallResult)[] = [];
@@ -127,6 +133,14 @@ function installGuards(): void {
   setInterval(() => {
     if (process.ppid !== parent) endGroup(0);
   }, 500).unref?.();
+}
+
+/** A tool's description and parameters, or why they are not plain JSON. */
+function metadataOf(tool: ToolModule): LoadReport {
+  const metadata = toolMetadata(tool);
+  return "reason" in metadata
+    ? { name: toolName, ok: false, reason: metadata.reason }
+    : { name: toolName, ok: true, ...metadata };
 }
 
 async function loadAll(modules: ModuleRef[]): Promise<void> {
@@ -243,6 +257,15 @@ function receive(message: ToRunner): void {
       toolName = message.module.name;
       directory = message.directory;
       tool = importTool(message.module.url);
+      // The host sends calls once the module is in: the time a runner takes
+      // to start is not a call's.
+      void tool.then((result) =>
+        send(
+          "reason" in result
+            ? { t: "loaded", name: toolName, ok: false, ...result }
+            : { t: "loaded", ...metadataOf(result.tool) },
+        )
+      );
       break;
     case "load":
       void loadAll(message.modules);

@@ -68,11 +68,15 @@ export interface ToolRunnerOptions {
   heapMb: number;
   /** `context.directory`: the project root. */
   directory: string;
+  /** How long a new runner may take to start and import its module. */
+  startTimeoutMs: number;
 }
 
 interface Pending {
   resolve(outcome: RunnerOutcome): void;
-  deadline: Deadline;
+  /** Armed when the call is sent: starting the runner is not the call's time. */
+  deadline?: Deadline;
+  timeoutMs: number;
   ticket: CallTicket;
   onProgress?: (update: Progress) => void;
 }
@@ -85,6 +89,9 @@ export class ToolRunner {
   readonly #module: ModuleRef;
   readonly #options: ToolRunnerOptions;
   #process?: RunnerProcess;
+  /** Whether the runner process has imported its module and takes calls. */
+  #ready = false;
+  #startTimer?: ReturnType<typeof setTimeout>;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #checking?: Promise<void>;
@@ -119,12 +126,29 @@ export class ToolRunner {
       directory: this.#options.directory,
     });
     this.#process = started;
+    this.#ready = false;
+    const ms = this.#options.startTimeoutMs;
+    this.#startTimer = setTimeout(() => {
+      this.#replace(
+        started,
+        `the runner of tool "${this.#module.name}" did not start and import its module within ${ms} ms`,
+      );
+    }, ms);
     return started;
+  }
+
+  /** The runner imported its module: calls waiting for it go now. */
+  #started(from: RunnerProcess): void {
+    clearTimeout(this.#startTimer);
+    this.#startTimer = undefined;
+    this.#ready = true;
+    this.#flush(from);
   }
 
   #receive(from: RunnerProcess, message: ToHost): void {
     if (from !== this.#process) return;
     if (message.t === "result") this.#settle(message.id, outcomeOf(message));
+    else if (message.t === "loaded") this.#started(from);
     else if (message.t === "results") {
       for (const result of message.results) {
         this.#settle(result.id, outcomeOf(result));
@@ -146,6 +170,8 @@ export class ToolRunner {
   #exited(from: RunnerProcess, reason: string): void {
     if (from !== this.#process) return;
     this.#process = undefined;
+    this.#ready = false;
+    clearTimeout(this.#startTimer);
     if (this.#closed) return;
     this.#options.log(`[tools] ${this.#module.name}: runner ended: ${reason}`);
     const limit = reason.includes("memory")
@@ -160,7 +186,7 @@ export class ToolRunner {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);
-    this.#options.deadlines.remove(pending.deadline);
+    if (pending.deadline) this.#options.deadlines.remove(pending.deadline);
     pending.ticket.cancel = undefined;
     pending.resolve(outcome);
     if (this.#pending.size === 0) {
@@ -202,23 +228,9 @@ export class ToolRunner {
     const runner = this.#process ?? this.#start();
     const id = this.#nextId++;
     return new Promise<RunnerOutcome>((resolve) => {
-      const deadline = this.#options.deadlines.add(call.timeoutMs, () => {
-        this.#settle(id, {
-          ok: false,
-          status: "timeout",
-          error:
-            `tool "${name}" did not finish within ${call.timeoutMs} ms: the call was stopped`,
-        });
-        // A call past its timeout may spin, or have started processes that
-        // never end: its runner goes, with all it started (H1).
-        this.#replace(
-          runner,
-          `the runner of tool "${name}" was stopped because one of its calls ran past its timeout`,
-        );
-      });
       this.#pending.set(id, {
         resolve,
-        deadline,
+        timeoutMs: call.timeoutMs,
         ticket: call.ticket,
         onProgress: call.onProgress,
       });
@@ -235,8 +247,10 @@ export class ToolRunner {
       // A call to an idle runner goes at once. While it is busy with
       // earlier calls, the calls made until the next turn of the event loop
       // (each HTTP request has a turn of its own) go together in one
-      // message: one write and one wake-up for all.
+      // message: one write and one wake-up for all. A runner still
+      // starting gets them once it has imported its module.
       this.#outbox.push(message);
+      if (!this.#ready) return;
       if (this.#pending.size <= 1) this.#flush(runner);
       else if (this.#outbox.length === 1) {
         setTimeout(() => this.#flush(runner), 0);
@@ -244,12 +258,35 @@ export class ToolRunner {
     });
   }
 
+  /** Arms the timeout of a call as it is sent (T5, H1). */
+  #arm(id: number, runner: RunnerProcess): void {
+    const pending = this.#pending.get(id);
+    if (!pending || pending.deadline) return;
+    const name = this.#module.name;
+    const ms = pending.timeoutMs;
+    pending.deadline = this.#options.deadlines.add(ms, () => {
+      this.#settle(id, {
+        ok: false,
+        status: "timeout",
+        error:
+          `tool "${name}" did not finish within ${ms} ms: the call was stopped`,
+      });
+      // A call past its timeout may spin, or have started processes that
+      // never end: its runner goes, with all it started (H1).
+      this.#replace(
+        runner,
+        `the runner of tool "${name}" was stopped because one of its calls ran past its timeout`,
+      );
+    });
+  }
+
   #outbox: CallMessage[] = [];
 
   #flush(runner: RunnerProcess): void {
     const calls = this.#outbox;
-    if (calls.length === 0) return;
+    if (calls.length === 0 || runner !== this.#process || !this.#ready) return;
     this.#outbox = [];
+    for (const call of calls) this.#arm(call.id, runner);
     const sent = runner.send(
       calls.length === 1 ? calls[0] : { t: "calls", calls },
     );
@@ -309,6 +346,8 @@ export class ToolRunner {
   #replace(runner: RunnerProcess, error: string): void {
     if (this.#process !== runner) return;
     this.#process = undefined;
+    this.#ready = false;
+    clearTimeout(this.#startTimer);
     this.#options.log(
       `[tools] ${this.#module.name}: runner replaced: ${error}`,
     );
@@ -320,6 +359,8 @@ export class ToolRunner {
   stop(reason: string): void {
     const runner = this.#process;
     this.#process = undefined;
+    this.#ready = false;
+    clearTimeout(this.#startTimer);
     this.#failAll(reason);
     runner?.kill();
   }

@@ -197,6 +197,7 @@ class HostState {
       log,
       heapMb: options.heapMb ?? 256,
       directory: options.directory,
+      startTimeoutMs: timeoutOf(options.loadTimeoutMs, 10_000),
     });
   }
 
