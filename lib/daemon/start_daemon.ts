@@ -61,6 +61,8 @@ export interface DaemonOptions {
     | "runnerMemoryMb"
     | "heapMb"
     | "idleMs"
+    | "tmpMaxBytes"
+    | "tmpRetentionMs"
   >;
   /** The runtime's server and watcher; default: the adapter of the runtime running this. */
   runtime?: DaemonRuntime;
