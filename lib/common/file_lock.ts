@@ -62,8 +62,9 @@ function isRunning(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as { code?: string }).code === "EPERM";
+    // Only ESRCH says it is gone (EPERM: it runs, as another user; an
+    // error without a code: not allowed to ask, so assume it runs).
+    return (error as { code?: string }).code !== "ESRCH";
   }
 }
 

@@ -68,7 +68,8 @@ function isRunning(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
+    // Only ESRCH says it is gone; when in doubt, it still uses the file.
+    return (error as { code?: string }).code !== "ESRCH";
   }
 }
 
