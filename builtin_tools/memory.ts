@@ -8,7 +8,10 @@
  * itself. Every path that would resolve outside the folder (`..`, other
  * absolute paths, symlinks leading out, percent-encoded or NUL tricks,
  * backslashes) is refused. Writes are atomic: a temporary file in the same
- * folder, then a rename. Works offline with no configuration.
+ * folder, then a rename; temporary files a killed write left
+ * (`.<name>.<random>.memory-tmp`, over 60 seconds old) are removed from a
+ * folder when the tool next writes in it or lists it. Works offline with no
+ * configuration.
  *
  * This module imports only `node:*` modules, so an ejected copy runs as is.
  *
@@ -55,6 +58,8 @@ const LIST_DEPTH = 3;
 const LIST_LIMIT = 500;
 /** Temporary files written by this tool, skipped by listings. */
 const TEMP_FILE = /^\.[^/]+\.[0-9a-f]{16}\.memory-tmp$/;
+/** A temporary file this old is a leftover of a killed write, never one under way. */
+const STALE_TEMP_MS = 60_000;
 
 /** A checked path inside the memory folder. */
 interface MemoryPath {
@@ -223,9 +228,42 @@ async function kindOf(path: string): Promise<"file" | "folder" | "none"> {
   }
 }
 
+/**
+ * Removes the temporary files among `names` in `folder` (all of its
+ * entries when not given) that a killed write left: older than
+ * {@linkcode STALE_TEMP_MS}, so a write still under way keeps its file.
+ */
+async function removeStaleTemps(
+  folder: string,
+  names?: string[],
+): Promise<void> {
+  let entries = names;
+  if (entries === undefined) {
+    try {
+      entries = await readdir(folder);
+    } catch {
+      return;
+    }
+  }
+  const now = Date.now();
+  for (const name of entries) {
+    if (!TEMP_FILE.test(name)) continue;
+    const path = join(folder, name);
+    try {
+      const info = await lstat(path);
+      if (info.isFile() && now - info.mtimeMs >= STALE_TEMP_MS) {
+        await unlink(path);
+      }
+    } catch {
+      // Gone already: nothing to do.
+    }
+  }
+}
+
 /** Writes `text` to `path` atomically: a temporary file in the same folder, then a rename. */
 async function writeAtomic(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  await removeStaleTemps(dirname(path));
   const name = path.slice(dirname(path).length + 1);
   const temp = join(
     dirname(path),
@@ -304,6 +342,7 @@ async function listFolder(target: MemoryPath): Promise<string> {
   let truncated = false;
   async function walk(folder: string, depth: number): Promise<void> {
     const entries = await readdir(folder, { withFileTypes: true });
+    await removeStaleTemps(folder, entries.map((entry) => entry.name));
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
       if (TEMP_FILE.test(entry.name)) continue;

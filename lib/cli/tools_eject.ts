@@ -17,7 +17,7 @@ import {
   unlink,
   writeFile,
 } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
   type Command,
@@ -27,7 +27,12 @@ import {
 } from "./command.ts";
 import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
 import { loadProject } from "../project/mod.ts";
-import { errorMessage } from "../common/mod.ts";
+import {
+  errorMessage,
+  removeStaleTemps,
+  tempPrefix,
+  testPause,
+} from "../common/mod.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -46,11 +51,33 @@ async function writeTemp(
 ): Promise<string> {
   const temp = join(
     dirname(path),
-    `.${basename(path)}.${randomBytes(8).toString("hex")}.tmp`,
+    `${tempPrefix(path)}${randomBytes(8).toString("hex")}.tmp`,
   );
   await writeFile(temp, data, { flag: "wx" });
   if (mode !== undefined) await chmod(temp, mode & 0o7777);
   return temp;
+}
+
+/**
+ * Removes the temporary files an earlier, killed eject left beside the tool
+ * file and the project's manifest files (inside the checkout, where
+ * `git add -A` would commit them); only those over a minute old.
+ */
+function removeEjectLeftovers(
+  root: string,
+  name: string,
+  manifestFiles: string[],
+): void {
+  removeStaleTemps(join(root, "tools"), { names: [`${name}.ts`] });
+  for (const file of manifestFiles) {
+    let real: string;
+    try {
+      real = realpathSync(join(root, file));
+    } catch {
+      continue;
+    }
+    removeStaleTemps(dirname(real), { names: [basename(real)] });
+  }
 }
 
 /** `beeuni tools eject`: makes a Beeuni tool the project's own (E1–E6). */
@@ -97,6 +124,11 @@ Options:
       manifest: manifestOption,
     });
     const { root } = project;
+    removeEjectLeftovers(
+      root,
+      name,
+      project.manifest.files.map((file) => file.path),
+    );
     const plan = planEject({
       name,
       manifest: project.manifest,
@@ -119,6 +151,9 @@ Options:
     }
     // Both files are written beside their targets first, then renamed into
     // place: an interrupted eject leaves each file old or new, never half.
+    // The manifest goes first: stopped between the two renames, the entry
+    // points at a missing tools/<name>.ts (validate says so, and running
+    // eject again writes it), never a tool file the manifest ignores.
     const temps: string[] = [];
     try {
       const toolTemp = await writeTemp(toolPath, source);
@@ -126,13 +161,25 @@ Options:
       const manifestTemp = plan.after === plan.before
         ? undefined
         : await writeTemp(manifestPath, plan.after, mode);
-      if (manifestTemp) temps.push(manifestTemp);
-      await rename(toolTemp, toolPath);
-      temps.shift();
       if (manifestTemp) {
+        temps.push(manifestTemp);
         await rename(manifestTemp, manifestPath);
-        temps.shift();
+        temps.pop();
       }
+      testPause(io.env, "eject-between-renames");
+      try {
+        await rename(toolTemp, toolPath);
+      } catch (error) {
+        // The manifest changed but the tool file did not: put it back.
+        if (manifestTemp) {
+          const restore = await writeTemp(manifestPath, plan.before, mode);
+          temps.push(restore);
+          await rename(restore, manifestPath);
+          temps.pop();
+        }
+        throw error;
+      }
+      temps.shift();
     } finally {
       for (const temp of temps) await unlink(temp).catch(() => {});
     }

@@ -1,6 +1,7 @@
 /**
- * Small helpers every stage shares: error text, atomic file writes, the
- * toolkit's folders and loopback names.
+ * Small helpers every stage shares: error text, atomic file writes, a
+ * file lock, the cleanup of stale temporary files, the toolkit's folders
+ * and loopback names.
  *
  * @module
  */
@@ -25,5 +26,13 @@ export {
   projectKey,
   stateDir,
 } from "./dirs.ts";
+export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export {
+  removeStaleTemps,
+  STALE_TEMP_MS,
+  type StaleTempOptions,
+  tempTarget,
+} from "./stale_temps.ts";
+export { testPause } from "./test_pause.ts";
 export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
 export { RUNNER_MARKER } from "./runner_marker.ts";

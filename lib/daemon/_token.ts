@@ -1,23 +1,34 @@
 /**
  * The daemon's bearer token (D7): where it comes from, where it is written,
- * and how a request's `Authorization` header is checked in constant time.
+ * and who still uses the file.
  *
  * The token is `BEEUNI_DAEMON_TOKEN` when set (nothing is written then), or
  * 32 random bytes, hex, written atomically with file mode 0600 to
  * `--token-file PATH` or, by default,
  * `$XDG_STATE_HOME/beeuni/daemon/<sha256 of the project root>.token`
- * (`~/.local/state` when `XDG_STATE_HOME` is unset).
+ * (`~/.local/state` when `XDG_STATE_HOME` is unset): one file per project.
+ *
+ * Several daemons of one project share that file: a daemon that finds it
+ * held by a running daemon uses the token in it, and each daemon marks its
+ * use with a file `.<token file name>.<pid>-<random>.holder` beside it. The
+ * last daemon to stop removes the token file; holders whose process is gone
+ * (killed) no longer count. All of this happens under the token file's lock
+ * (`<token file>.lock`), so a daemon that fails to start, or one that stops,
+ * never removes a file another daemon still answers with.
  *
  * @module
  */
 
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import process from "node:process";
 import {
   type Env,
   projectKey,
+  removeStaleTemps,
   stateDir,
+  withFileLock,
   writeFileAtomic,
 } from "../common/mod.ts";
 
@@ -37,14 +48,61 @@ export interface DaemonToken {
   token: string;
   /** The file it was written to; absent when it came from `BEEUNI_DAEMON_TOKEN`. */
   file?: string;
+  /** Gives up this daemon's use of the file; the last user removes it. Runs once. */
+  release(): void;
+}
+
+const TOKEN = /^[0-9a-f]{64}$/;
+
+function readToken(path: string): string | undefined {
+  try {
+    const text = readFileSync(path, "utf8").trim();
+    return TOKEN.test(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // Only ESRCH says it is gone; when in doubt, it still uses the file.
+    return (error as { code?: string }).code !== "ESRCH";
+  }
+}
+
+/** How many daemons still use `path`; the files of those that are gone are removed. */
+function countHolders(path: string): number {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let live = 0;
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = /^(\d+)-[0-9a-f]{16}\.holder$/.exec(
+      name.slice(prefix.length),
+    )?.[1];
+    if (pid === undefined) continue;
+    if (isRunning(Number(pid))) live++;
+    else rmSync(join(dir, name), { force: true });
+  }
+  return live;
 }
 
 /**
- * The daemon's token: `BEEUNI_DAEMON_TOKEN` when set and non-empty,
- * otherwise a generated one written to `file` (default
- * {@linkcode defaultTokenFile}) with mode 0600.
+ * The daemon's token: `BEEUNI_DAEMON_TOKEN` when set and non-empty;
+ * otherwise the token in `file` (default {@linkcode defaultTokenFile})
+ * when a running daemon uses it, or a generated one written there with
+ * mode 0600.
  */
-export function prepareToken(
+export function acquireToken(
   root: string,
   env: Env,
   file?: string,
@@ -56,19 +114,37 @@ export function prepareToken(
         "BEEUNI_DAEMON_TOKEN must be at least 16 characters with no spaces: use a long random string",
       );
     }
-    return { token: given };
+    return { token: given, release() {} };
   }
-  const token = generateToken();
   const path = file === undefined ? defaultTokenFile(root, env) : resolve(file);
-  writeFileAtomic(path, token + "\n");
-  return { token, file: path };
-}
-
-/** Removes the token file at `path` if it still holds `token` (another daemon may have replaced it). */
-export function removeTokenFile(path: string, token: string): void {
-  try {
-    if (readFileSync(path, "utf8").trim() === token) rmSync(path);
-  } catch {
-    // Already gone or unreadable: nothing to clean up.
-  }
+  const holder = join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}-${
+      randomBytes(8).toString("hex")
+    }.holder`,
+  );
+  const token = withFileLock(path, () => {
+    // Every writer of the file holds its lock: any temporary file is a leftover.
+    removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+    const current = readToken(path);
+    const token = countHolders(path) > 0 && current ? current : generateToken();
+    if (token !== current) writeFileAtomic(path, token + "\n");
+    writeFileSync(holder, "", { mode: 0o600 });
+    return token;
+  });
+  let released = false;
+  return {
+    token,
+    file: path,
+    release(): void {
+      if (released) return;
+      released = true;
+      withFileLock(path, () => {
+        rmSync(holder, { force: true });
+        if (countHolders(path) === 0 && readToken(path) === token) {
+          rmSync(path, { force: true });
+        }
+      });
+    },
+  };
 }

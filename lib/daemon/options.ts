@@ -76,6 +76,13 @@ Tool runners (each tool runs in a process of its own, see docs/host.md):
                         (default 512)
   --runner-heap-mb N    heap limit of each runner (default 256)
   --runner-idle-ms N    stop a runner idle this long (default 60000)
+
+Saved outputs (outputs over 50 KB or 2,000 lines, T6):
+  --tmp-max-bytes N     the most bytes of saved outputs kept; the oldest go
+                        first, and a larger output is not saved (default
+                        104857600)
+  --tmp-retention-ms N  remove saved outputs older than this (default
+                        86400000, 24 hours)
 `;
 
 /** Parses the daemon's command line into {@linkcode DaemonOptions}. */
@@ -100,6 +107,8 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     "runner-memory-mb": { type: "string" },
     "runner-heap-mb": { type: "string" },
     "runner-idle-ms": { type: "string" },
+    "tmp-max-bytes": { type: "string" },
+    "tmp-retention-ms": { type: "string" },
   });
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -165,6 +174,16 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
       idleMs: positiveInteger(
         values["runner-idle-ms"] as string | undefined,
         "--runner-idle-ms",
+        1,
+      ),
+      tmpMaxBytes: positiveInteger(
+        values["tmp-max-bytes"] as string | undefined,
+        "--tmp-max-bytes",
+        1,
+      ),
+      tmpRetentionMs: positiveInteger(
+        values["tmp-retention-ms"] as string | undefined,
+        "--tmp-retention-ms",
         1,
       ),
     },

@@ -8,7 +8,7 @@
 
 import type { Io, Runtime } from "../runtime/mod.ts";
 import { parseDaemonArgs } from "./options.ts";
-import { startDaemon } from "./start_daemon.ts";
+import { type RunningDaemon, startDaemon } from "./start_daemon.ts";
 
 /** The part of a runtime adapter a running daemon uses. */
 export type ProgramRuntime = Pick<
@@ -17,10 +17,19 @@ export type ProgramRuntime = Pick<
 >;
 
 /**
+ * Signals this soon after the first are the same request to stop: one
+ * Ctrl-C reaches the daemon twice when a wrapper (`deno task`, `npm start`)
+ * forwards the SIGINT the terminal already sent to the whole process group.
+ */
+export const REPEAT_SIGNAL_MS = 2_000;
+
+/**
  * Runs the daemon with the command line `args` until SIGINT or SIGTERM;
- * resolves to the exit code (0 after a clean stop). A second signal while
- * it stops ends the process at once (exit code 130). Throws a `UsageError`
- * for a bad command line.
+ * resolves to the exit code (0 after a clean stop). A signal during the
+ * start stops the daemon as soon as it has started. Another signal at
+ * least {@linkcode REPEAT_SIGNAL_MS} after the first ends the process at
+ * once (exit code 130), still removing the token file. Throws a
+ * `UsageError` for a bad command line.
  */
 export async function runDaemon(
   args: string[],
@@ -28,16 +37,27 @@ export async function runDaemon(
   runtime: ProgramRuntime,
 ): Promise<number> {
   const options = parseDaemonArgs(args, io.cwd);
-  const daemon = await startDaemon({ ...options, runtime }, io);
-  const signal = await new Promise<string>((resolve) => {
-    const stop = runtime.onTerminate((name) => {
-      stop();
-      resolve(name);
-    });
+  let first: { signal: string; at: number } | undefined;
+  let daemon: RunningDaemon | undefined;
+  let stopRequested = () => {};
+  const requested = new Promise<void>((resolve) => stopRequested = resolve);
+  // Listening from the start: a signal never kills the daemon half-started.
+  const unlisten = runtime.onTerminate((signal) => {
+    if (first === undefined) {
+      first = { signal, at: Date.now() };
+      stopRequested();
+    } else if (Date.now() - first.at >= REPEAT_SIGNAL_MS) {
+      daemon?.closeNow();
+      runtime.exit(130);
+    }
   });
-  io.stderr(`[daemon] ${signal}: stopping\n`);
-  const force = runtime.onTerminate(() => runtime.exit(130));
-  await daemon.close();
-  force();
-  return 0;
+  try {
+    daemon = await startDaemon({ ...options, runtime }, io);
+    await requested;
+    io.stderr(`[daemon] ${first!.signal}: stopping\n`);
+    await daemon.close();
+    return 0;
+  } finally {
+    unlisten();
+  }
 }

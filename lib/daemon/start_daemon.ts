@@ -18,7 +18,7 @@ import type { Io, Runtime, Server } from "../runtime/mod.ts";
 import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
-import { prepareToken, removeTokenFile } from "./_token.ts";
+import { acquireToken } from "./_token.ts";
 
 /** The part of a runtime adapter the daemon uses. */
 export type DaemonRuntime = Pick<Runtime, "serve" | "watchDirs">;
@@ -61,6 +61,8 @@ export interface DaemonOptions {
     | "runnerMemoryMb"
     | "heapMb"
     | "idleMs"
+    | "tmpMaxBytes"
+    | "tmpRetentionMs"
   >;
   /** The runtime's server and watcher; default: the adapter of the runtime running this. */
   runtime?: DaemonRuntime;
@@ -74,8 +76,14 @@ export interface RunningDaemon {
   port: number;
   /** The token file, when the token was generated. */
   tokenFile?: string;
-  /** Stops serving, aborts running calls, closes the host, removes the token file. */
+  /** Stops serving, aborts running calls, closes the host, removes the token file (unless another daemon still uses it). */
   close(): Promise<void>;
+  /**
+   * For an exit that cannot wait: stops watching and gives up the token
+   * file at once (as `close()` does), without waiting for anything. The
+   * tool runners end when the process does.
+   */
+  closeNow(): void;
 }
 
 /** Environment variables tool modules never see. */
@@ -181,10 +189,8 @@ export async function startDaemon(
   const manifestFile = locateManifest(options.dir, options.manifest);
   const root = dirname(manifestFile);
   const { log, flush } = batchedLog(io.stderr);
-  const token = prepareToken(root, io.env, options.tokenFile);
-  const dropToken = () => {
-    if (token.file) removeTokenFile(token.file, token.token);
-  };
+  const token = acquireToken(root, io.env, options.tokenFile);
+  const dropToken = () => token.release();
   let host: Host;
   let web: WebHandler;
   try {
@@ -295,6 +301,11 @@ export async function startDaemon(
         dropToken();
       })();
       return closing;
+    },
+    closeNow(): void {
+      reloader?.close();
+      flush();
+      dropToken();
     },
   };
 }

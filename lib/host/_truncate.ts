@@ -53,15 +53,21 @@ export function headBytes(
   return bytes.subarray(0, end);
 }
 
-/** The line a cut output ends with (T6); `path` holds the full output. */
+/** Where the whole of a cut text is: a file, or nowhere when it was over the cap on saved texts. */
+export type SavedAt = { path: string } | { notSaved: number };
+
+/** The line a cut output ends with (T6), naming the file that holds it all. */
 export function truncationNotice(
   shownLines: number,
   totalLines: number,
   shownBytes: number,
   totalBytes: number,
-  path: string,
+  saved: SavedAt,
 ): string {
-  return `[output truncated: showing the first ${shownLines} of ${totalLines} lines (${shownBytes} of ${totalBytes} bytes); the full output is in ${path}]`;
+  const where = "path" in saved
+    ? `the full output is in ${saved.path}`
+    : `the full output was not saved: it is over the ${saved.notSaved}-byte cap on saved outputs`;
+  return `[output truncated: showing the first ${shownLines} of ${totalLines} lines (${shownBytes} of ${totalBytes} bytes); ${where}]`;
 }
 
 /**
@@ -71,7 +77,7 @@ export function truncationNotice(
  */
 export function truncatedText(
   text: string,
-  path: string,
+  saved: SavedAt,
 ): { text: string; size: number } {
   const bytes = new TextEncoder().encode(text);
   const totalLines = countLines(text);
@@ -82,7 +88,7 @@ export function truncatedText(
       totalLines,
       bytes.length,
       bytes.length,
-      path,
+      saved,
     ),
   ).length + 2;
   const head = headBytes(
@@ -98,7 +104,7 @@ export function truncatedText(
     totalLines,
     head.length,
     bytes.length,
-    path,
+    saved,
   );
   return { text: headText + notice, size: bytes.length };
 }

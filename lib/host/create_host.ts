@@ -185,7 +185,11 @@ class HostState {
     this.#log = log;
     this.#start = start;
     this.#runnerTmp = runnerTmp;
-    this.#spill = new Spill(options.tmpDir);
+    this.#spill = new Spill({
+      dir: options.tmpDir,
+      maxBytes: options.tmpMaxBytes,
+      retentionMs: options.tmpRetentionMs,
+    });
     this.#timeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.#pool = new RunnerPool({
       maxRunners: options.maxRunners ?? 8,
@@ -554,6 +558,7 @@ class HostState {
     this.#pool.close();
     this.#deadlines.stop();
     await rm(this.#runnerTmp, { recursive: true, force: true }).catch(() => {});
+    await this.#spill.cleanup();
   }
 
   host(): Host {

@@ -51,8 +51,21 @@ export interface HostOptions {
   env?: Record<string, string>;
   /** The project's secrets by name, read afresh for every call (D6). */
   secrets?: () => Record<string, string>;
-  /** Where full outputs of cut calls go (T6); default: a private folder made under the system's temporary folder. */
+  /**
+   * Where full outputs of cut calls go (T6); default: the user's folder
+   * `beeuni-tools-<uid>` (mode 0700) under the system's temporary folder,
+   * shared by their hosts (a new private folder when that one is not safe
+   * to use: another owner, a symlink, open permissions).
+   */
   tmpDir?: string;
+  /**
+   * The most bytes of saved outputs kept in `tmpDir`; default 104 857 600
+   * (100 MiB). Before each save the oldest are removed until the new one
+   * fits; an output larger than this is cut and not saved.
+   */
+  tmpMaxBytes?: number;
+  /** Saved outputs older than this are removed (at the next save and when the host closes), in milliseconds; default 86 400 000 (24 hours). */
+  tmpRetentionMs?: number;
   /** Where log lines go; default `console.error`. */
   log?: (line: string) => void;
   /** The harness whose visibility rules apply (A4, A6); default `experimental`. */

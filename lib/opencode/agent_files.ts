@@ -33,7 +33,11 @@ import {
   type OpencodePluginTool,
   writeOpencodePlugin,
 } from "./plugin.ts";
-import { errorMessage, writeFileAtomic } from "../common/mod.ts";
+import {
+  errorMessage,
+  removeStaleTemps,
+  writeFileAtomic,
+} from "../common/mod.ts";
 
 /** The first line of every agent file beeuni writes. */
 export const OPENCODE_AGENT_MARKER =
@@ -168,7 +172,8 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /**
  * Writes one agent file per agent into `<configDir>/agents/`, atomically,
  * leaving the user's own files alone, and removes the beeuni files of agents
- * that are gone.
+ * that are gone and the temporary files a killed write of an agent's file
+ * left.
  */
 export function writeOpencodeAgents(options: {
   configDir: string;
@@ -204,6 +209,7 @@ export function writeOpencodeAgents(options: {
     if (!same) writeFileAtomic(path, text);
     result.written.push(path);
   }
+  removeStaleTemps(dir, { names: [...names].map((name) => `${name}.md`) });
   let entries: string[] = [];
   try {
     entries = readdirSync(dir);

@@ -24,8 +24,8 @@
  */
 
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
-import { writeFileAtomic } from "../common/mod.ts";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { removeStaleTemps, writeFileAtomic } from "../common/mod.ts";
 
 /** One tool the plugin registers: what `GET /beeuni/tools` lists. */
 export interface OpencodePluginTool {
@@ -291,7 +291,8 @@ export const BeeuniTools: Plugin = async (input: PluginInput): Promise<Hooks> =>
 /**
  * Writes the plugin rendered by {@linkcode renderOpencodePlugin} to
  * `<configDir>/plugins/beeuni.ts` atomically (a temporary file in the same
- * folder, then a rename), creating the folders. Returns the file's path.
+ * folder, then a rename), creating the folders, and removes the temporary
+ * files a killed write of it left there. Returns the file's path.
  */
 export function writeOpencodePlugin(
   options: WriteOpencodePluginOptions,
@@ -301,5 +302,6 @@ export function writeOpencodePlugin(
     : resolve(options.configDir);
   const path = join(configDir, "plugins", OPENCODE_PLUGIN_FILE);
   writeFileAtomic(path, renderOpencodePlugin(options));
+  removeStaleTemps(dirname(path), { names: [OPENCODE_PLUGIN_FILE] });
   return path;
 }

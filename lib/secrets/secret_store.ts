@@ -1,7 +1,11 @@
 /**
  * The project's local secret store (D6): one JSON file per project, outside
  * any git checkout, file mode 0600, always written atomically (a temporary
- * file in the same folder, then a rename).
+ * file in the same folder, then a rename). Every change reads, changes and
+ * writes the file while holding its lock (`<file>.lock`), so concurrent
+ * `secrets set` runs, under any runtime, lose no update; the temporary
+ * files a killed run left (which may hold secret values) are removed by
+ * the next change.
  *
  * The file for a project is
  * `$XDG_STATE_HOME/beeuni/secrets/<sha256 of the project root>.json`
@@ -21,12 +25,15 @@
  */
 
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import {
   canonicalRoot,
   type Env,
   projectKey,
+  removeStaleTemps,
   stateDir,
+  testPause,
+  withFileLock,
   writeFileAtomic,
 } from "../common/mod.ts";
 
@@ -89,15 +96,32 @@ function readStore(path: string): Record<string, string> {
   return result;
 }
 
-function writeStore(
-  path: string,
+/**
+ * Reads the store, lets `change` edit it, and writes it back when `change`
+ * returns true, all under the store's lock. Temporary files of the store
+ * are removed first whatever their age: every writer holds the lock while
+ * its own exists, so any there now was left by a killed run.
+ */
+function updateStore(
   root: string,
-  secrets: Record<string, string>,
-): void {
-  const sorted: Record<string, string> = {};
-  for (const name of Object.keys(secrets).sort()) sorted[name] = secrets[name];
-  const data: StoreFile = { root: canonicalRoot(root), secrets: sorted };
-  writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n");
+  env: SecretsEnv,
+  change: (secrets: Record<string, string>) => boolean,
+): { path: string; changed: boolean } {
+  const path = secretsFile(root, env);
+  return withFileLock(path, () => {
+    removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+    const secrets = readStore(path);
+    if (!change(secrets)) return { path, changed: false };
+    const sorted: Record<string, string> = {};
+    for (const name of Object.keys(secrets).sort()) {
+      sorted[name] = secrets[name];
+    }
+    const data: StoreFile = { root: canonicalRoot(root), secrets: sorted };
+    writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n", {
+      beforeRename: () => testPause(env, "secrets-write"),
+    });
+    return { path, changed: true };
+  });
 }
 
 function checkName(name: string): void {
@@ -133,11 +157,10 @@ export function setSecret(
   env: SecretsEnv,
 ): string {
   checkName(name);
-  const path = secretsFile(root, env);
-  const secrets = readStore(path);
-  secrets[name] = value;
-  writeStore(path, root, secrets);
-  return path;
+  return updateStore(root, env, (secrets) => {
+    secrets[name] = value;
+    return true;
+  }).path;
 }
 
 /** Removes the secret `name` of the project at `root`; false when it was not stored. */
@@ -147,10 +170,9 @@ export function removeSecret(
   env: SecretsEnv,
 ): boolean {
   checkName(name);
-  const path = secretsFile(root, env);
-  const secrets = readStore(path);
-  if (!Object.hasOwn(secrets, name)) return false;
-  delete secrets[name];
-  writeStore(path, root, secrets);
-  return true;
+  return updateStore(root, env, (secrets) => {
+    if (!Object.hasOwn(secrets, name)) return false;
+    delete secrets[name];
+    return true;
+  }).changed;
 }

@@ -1,0 +1,170 @@
+/**
+ * A lock shared by every process that writes one file, under Deno, Node.js
+ * and Bun alike: an exclusively created file `<path>.lock` holding the
+ * holder's process id.
+ *
+ * A lock whose holder is gone (killed, crashed) is taken over: when its
+ * process no longer runs, when it holds no process id after 5 seconds (the
+ * holder died while creating it), or when it is older than `staleMs`
+ * (default 20 seconds: every holder keeps it for milliseconds; this covers
+ * a process id used again by another program). A takeover renames the lock
+ * aside and checks it is still the one judged stale, so two waiters never
+ * both take it.
+ *
+ * @module
+ */
+
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import process from "node:process";
+
+/** Options of {@linkcode withFileLock}. */
+export interface FileLockOptions {
+  /** How long to wait for the lock before failing, in milliseconds; default 30 000. */
+  timeoutMs?: number;
+  /** A lock older than this is taken over whatever its holder, in milliseconds; default 20 000. */
+  staleMs?: number;
+}
+
+/** How long a lock may stay empty while its holder writes its process id. */
+const EMPTY_LOCK_MS = 5_000;
+
+interface SeenLock {
+  text: string;
+  pid?: number;
+  ageMs: number;
+}
+
+function readLock(lock: string): SeenLock | undefined {
+  try {
+    const text = readFileSync(lock, "utf8");
+    const ageMs = Date.now() - statSync(lock).mtimeMs;
+    const pid = /^(\d+) [0-9a-f]+\n$/.exec(text)?.[1];
+    return { text, pid: pid === undefined ? undefined : Number(pid), ageMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // Only ESRCH says it is gone (EPERM: it runs, as another user; an
+    // error without a code: not allowed to ask, so assume it runs).
+    return (error as { code?: string }).code !== "ESRCH";
+  }
+}
+
+function isStale(seen: SeenLock, staleMs: number): boolean {
+  if (seen.ageMs > staleMs) return true;
+  if (seen.pid === undefined) return seen.ageMs > EMPTY_LOCK_MS;
+  return seen.pid !== process.pid && !isRunning(seen.pid);
+}
+
+/** Removes `lock` if it still holds `seenText`; puts back a lock taken meanwhile. */
+function breakLock(lock: string, seenText: string): void {
+  const aside = `${lock}.${randomBytes(8).toString("hex")}.stale`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return; // Taken over or released by someone else.
+  }
+  let text: string | undefined;
+  try {
+    text = readFileSync(aside, "utf8");
+  } catch {
+    text = undefined;
+  }
+  if (text !== seenText) {
+    try {
+      linkSync(aside, lock);
+    } catch {
+      // A new lock is there already.
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function tryCreate(lock: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(lock, "wx", 0o600);
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Runs `fn` while holding the lock of `path` (the file `<path>.lock`, its
+ * folder created with mode 0700), waiting for another holder to finish.
+ * Throws when the lock stays held past the timeout, naming the lock file.
+ *
+ * @example
+ * ```ts ignore
+ * withFileLock("/tmp/store.json", () => {
+ *   // read, change and write /tmp/store.json
+ * });
+ * ```
+ */
+export function withFileLock<T>(
+  path: string,
+  fn: () => T,
+  options: FileLockOptions = {},
+): T {
+  const lock = `${path}.lock`;
+  const staleMs = options.staleMs ?? 20_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const mine = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
+  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+  while (!tryCreate(lock, mine)) {
+    const seen = readLock(lock);
+    if (seen === undefined) continue;
+    if (isStale(seen, staleMs)) {
+      breakLock(lock, seen.text);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `cannot lock "${path}": process ${
+          seen.pid ?? "(unknown)"
+        } has held "${lock}" for ${
+          Math.round(seen.ageMs / 1000)
+        } s; remove that file if no beeuni command is running`,
+      );
+    }
+    sleep(5 + Math.floor(Math.random() * 20));
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      if (readFileSync(lock, "utf8") === mine) rmSync(lock);
+    } catch {
+      // Taken over as stale: it is someone else's now.
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  removeStaleTemps,
+  withFileLock,
+  writeFileAtomic,
+} from "../lib/common/mod.ts";
+
+async function tempDir(): Promise<
+  { dir: string; [Symbol.asyncDispose](): Promise<void> }
+> {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_common_" });
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+function age(path: string, seconds: number): void {
+  const past = new Date(Date.now() - seconds * 1000);
+  Deno.utimeSync(path, past, past);
+}
+
+Deno.test("withFileLock() waits for a running holder and names the lock file when it times out", async () => {
+  await using tmp = await tempDir();
+  const target = join(tmp.dir, "store.json");
+  const holder = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    Deno.writeTextFileSync(`${target}.lock`, `${holder.pid} 00ff\n`);
+    assert.throws(
+      () => withFileLock(target, () => "ran", { timeoutMs: 300 }),
+      (error: Error) =>
+        error.message.startsWith(
+          `cannot lock "${target}": process ${holder.pid}`,
+        ) &&
+        error.message.includes(`${target}.lock`),
+    );
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.status;
+  }
+  // Its holder is gone: the lock is taken over, then released.
+  assert.equal(withFileLock(target, () => "ran", { timeoutMs: 300 }), "ran");
+  assert.deepEqual([...Deno.readDirSync(tmp.dir)], []);
+});
+
+Deno.test("withFileLock() takes over a lock left empty or older than staleMs, and never removes a lock it does not hold", async () => {
+  await using tmp = await tempDir();
+  const target = join(tmp.dir, "store.json");
+  // A holder killed before it wrote its process id.
+  Deno.writeTextFileSync(`${target}.lock`, "");
+  age(`${target}.lock`, 10);
+  assert.equal(withFileLock(target, () => 1, { timeoutMs: 300 }), 1);
+  // A live process id (this one's parent) on a lock too old to be held still.
+  Deno.writeTextFileSync(`${target}.lock`, `${Deno.ppid} 00ff\n`);
+  age(`${target}.lock`, 60);
+  assert.equal(withFileLock(target, () => 2, { timeoutMs: 300 }), 2);
+  // A lock replaced while held (taken over as stale) stays with its new holder.
+  withFileLock(target, () => {
+    Deno.writeTextFileSync(`${target}.lock`, `${Deno.ppid} 0abc\n`);
+  });
+  assert.equal(
+    Deno.readTextFileSync(`${target}.lock`),
+    `${Deno.ppid} 0abc\n`,
+  );
+});
+
+Deno.test("removeStaleTemps() removes only old temporary files of writeFileAtomic's shape", async () => {
+  await using tmp = await tempDir();
+  const path = (name: string) => join(tmp.dir, name);
+  writeFileAtomic(path("a.json"), "{}");
+  const files = {
+    old: ".a.json.0123456789abcdef.tmp",
+    fresh: ".a.json.fedcba9876543210.tmp",
+    other: ".b.json.0123456789abcdef.tmp",
+    user: ".a.json.notatemp.tmp",
+  };
+  for (const name of Object.values(files)) {
+    Deno.writeTextFileSync(path(name), "x");
+  }
+  Deno.mkdirSync(path(".dir.0123456789abcdef.tmp"));
+  for (const name of [files.old, files.other, files.user]) age(path(name), 120);
+  age(path(".dir.0123456789abcdef.tmp"), 120);
+
+  assert.deepEqual(removeStaleTemps(tmp.dir, { names: ["a.json"] }), [
+    path(files.old),
+  ]);
+  assert.deepEqual(removeStaleTemps(tmp.dir), [path(files.other)]);
+  assert.deepEqual(removeStaleTemps(tmp.dir, { graceMs: 0 }), [
+    path(files.fresh),
+  ]);
+  assert.deepEqual(
+    [...Deno.readDirSync(tmp.dir)].map((e) => e.name).sort(),
+    [".a.json.notatemp.tmp", ".dir.0123456789abcdef.tmp", "a.json"],
+  );
+  assert.deepEqual(removeStaleTemps(path("missing")), []);
+});
