@@ -47,12 +47,3 @@ export {
 } from "./lib/secrets.ts";
 export * from "./lib/opencode_plugin.ts";
 export * from "./lib/opencode_agents.ts";
-export {
-  addManifestEntries,
-  type ManifestEntry,
-  type MigratedTool,
-  type MigrateNote,
-  type MigrateResult,
-  migrateSource,
-  reexportSource,
-} from "./lib/migrate.ts";
