@@ -15,6 +15,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { BEEUNI_TOOLS } from "./beeuni_tools.ts";
 import { parseManifest } from "./manifest.ts";
 import { resolveTools } from "./resolve.ts";
 import {
@@ -72,6 +73,34 @@ export function findManifest(cwd: string): string | undefined {
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/**
+ * The tool names opencode gives the files of the legacy folder whose named
+ * exports may make a Beeuni tool's name (O4: `image.ts` exporting `search`
+ * is `image_search`), by file name. Only such files are read, and only
+ * then is the parser loaded (V11).
+ */
+async function legacyToolNames(
+  root: string,
+  files: readonly string[],
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const name of files) {
+    const base = /^(.+)\.(ts|js)$/.exec(name)?.[1];
+    if (!base || !BEEUNI_TOOLS.some((tool) => tool.startsWith(`${base}_`))) {
+      continue;
+    }
+    let src: string;
+    try {
+      src = readFileSync(join(root, LEGACY_TOOLS_DIR, name), "utf8");
+    } catch {
+      continue;
+    }
+    const { opencodeToolNames } = await import("./opencode_tool_source.ts");
+    out[name] = await opencodeToolNames(name, src);
+  }
+  return out;
 }
 
 function isFile(path: string): boolean {
@@ -204,7 +233,11 @@ export async function loadProject(
   } catch {
     // No such folder: nothing to warn about.
   }
-  const facts: ProjectFacts = { modules, legacyTools };
+  const facts: ProjectFacts = {
+    modules,
+    legacyTools,
+    legacyToolNames: await legacyToolNames(root, legacyTools),
+  };
 
   const diagnostics = sortDiagnostics(manifest, [
     ...manifest.diagnostics,
