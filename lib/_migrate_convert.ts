@@ -533,11 +533,14 @@ export function convertSource(input: ConvertInput): Converted {
   }
   const body = rewrite.apply();
   const shebang = /^#![^\n]*\n/.exec(body)?.[0] ?? "";
+  const rest = body.slice(shebang.length);
   const header =
-    `// Migrated from ${input.path} by \`beeuni tools migrate\`.\n`;
+    `// Migrated from ${input.path} by \`beeuni tools migrate\`.\n${
+      /^\r?\n/.test(rest) ? "" : "\n"
+    }`;
   const fileName = input.path.replace(/^.*\//, "");
   return {
-    source: shebang + header + body.slice(shebang.length),
+    source: shebang + header + rest,
     tools: source.tools.map((tool) => ({
       exportName: tool.exportName,
       name: opencodeToolName(fileName, tool.exportName),

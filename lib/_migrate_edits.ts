@@ -70,7 +70,18 @@ export class Rewrite {
     const before = src.slice(lineStart, node.start);
     const after = src.slice(node.end, lineEnd);
     if (/^\s*$/.test(before) && /^\s*;?\s*$/.test(after)) {
-      this.remove(lineStart, Math.min(lineEnd + 1, src.length));
+      let end = Math.min(lineEnd + 1, src.length);
+      // Take a blank line after it too when one is before it (or it opens
+      // the file), so no double gap is left.
+      const previous = src.slice(
+        src.lastIndexOf("\n", lineStart - 2) + 1,
+        lineStart,
+      );
+      const next = /^[ \t]*\r?\n/.exec(src.slice(end));
+      if (next && (lineStart === 0 || /^\s*$/.test(previous))) {
+        end += next[0].length;
+      }
+      this.remove(lineStart, end);
     } else this.remove(node.start, node.end);
   }
 

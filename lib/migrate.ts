@@ -148,7 +148,8 @@ function relativeSpecifier(fromDir: string, to: string): string {
 function nameProblem(
   name: string,
   path: string,
-  declared: ReadonlySet<string>,
+  declared: ReadonlyMap<string, unknown>,
+  module: string,
 ): string | undefined {
   if (!NAME.test(name)) {
     return `"${name}" is not a valid tool name (lowercase letters, digits and _, starting with a letter, V1): rename the file or export, then migrate it`;
@@ -159,8 +160,10 @@ function nameProblem(
   if (isBeeuniTool(name)) {
     return `"${name}" is a Beeuni tool's name: in the standard harness this file shadows the hosted "${name}" (V11); delete ${path} to use the hosted tool, or rename the file or export and migrate it`;
   }
-  if (declared.has(name)) {
-    return `"${name}" is already declared under tools:: rename the file or export, or remove the other entry`;
+  if (declared.has(name) && declared.get(name) !== module) {
+    return `"${name}" is already declared under tools: (as ${
+      JSON.stringify(declared.get(name))
+    }): rename the file or export, or remove that entry`;
   }
   return undefined;
 }
@@ -173,21 +176,21 @@ interface Placement {
 }
 
 /**
- * Follows the relative imports of the file `path` (now at `newPath`):
- * returns the specifier each gets, and copies the helpers that live in the
- * original's folder to the same place under `tools/`.
+ * Follows the relative imports of the file `path`, which moves to
+ * `newPath`: a file inside `baseDir` (the migrated tool's folder) is copied
+ * to the same place under `tools/`, so its specifier stays; a file outside
+ * it stays where it is and gets a specifier that leads there from the new
+ * place.
  */
 function placer(
   request: MigrateRequest,
   path: string,
+  newPath: string,
+  baseDir: string,
   migrating: ReadonlySet<string>,
   placement: Placement,
   seen: Set<string>,
 ): (specifier: string, line: number) => string {
-  const srcDir = posix.dirname(path);
-  const newDir = posix.dirname(
-    posix.join("tools", posix.relative(srcDir, path)),
-  );
   return (specifier, line) => {
     const target = posix.normalize(
       posix.join(posix.dirname(path), specifier),
@@ -211,12 +214,21 @@ function placer(
       });
       return specifier;
     }
-    const inside = !posix.relative(srcDir, target).startsWith("../");
-    if (!inside) return relativeSpecifier(newDir, target);
-    const moved = posix.join("tools", posix.relative(srcDir, target));
+    const fromBase = posix.relative(baseDir, target);
+    if (fromBase.startsWith("../")) {
+      return relativeSpecifier(posix.dirname(newPath), target);
+    }
+    const moved = posix.join("tools", fromBase);
     if (!migrating.has(target) && !seen.has(target)) {
       seen.add(target);
-      copyHelper(request, target, moved, text, migrating, placement, seen);
+      copyHelper(
+        request,
+        { path: target, moved, baseDir },
+        text,
+        migrating,
+        placement,
+        seen,
+      );
     }
     return specifier;
   };
@@ -225,13 +237,13 @@ function placer(
 /** Copies the helper `path` to `moved`, following its own relative imports. */
 function copyHelper(
   request: MigrateRequest,
-  path: string,
-  moved: string,
+  where: { path: string; moved: string; baseDir: string },
   text: string,
   migrating: ReadonlySet<string>,
   placement: Placement,
   seen: Set<string>,
 ): void {
+  const { path, moved, baseDir } = where;
   let out = text;
   if (/\.(ts|js|mts|mjs|cts|cjs)$/.test(path)) {
     const parsed = request.parse(path, text);
@@ -242,7 +254,15 @@ function copyHelper(
         message: `cannot read this helper (${parsed.message}): copied as is`,
       });
     } else {
-      const relocate = placer(request, path, migrating, placement, seen);
+      const relocate = placer(
+        request,
+        path,
+        moved,
+        baseDir,
+        migrating,
+        placement,
+        seen,
+      );
       out = relocateSpecifiers(text, parsed.program, relocate).text;
       for (const note of helperNotes(text, parsed.program)) {
         placement.notes.push({ file: path, ...note });
@@ -265,7 +285,7 @@ function planFile(
   request: MigrateRequest,
   file: MigrateFile,
   migrating: ReadonlySet<string>,
-  declared: Set<string>,
+  declared: Map<string, unknown>,
   taken: Set<string>,
 ): MigrateOutcome {
   const outcome: MigrateOutcome = {
@@ -289,7 +309,15 @@ function planFile(
     src: file.src,
     parsed,
     schemas: file.schemas,
-    relocate: placer(request, file.path, migrating, placement, new Set()),
+    relocate: placer(
+      request,
+      file.path,
+      targetOf(file.path),
+      posix.dirname(file.path),
+      migrating,
+      placement,
+      new Set(),
+    ),
   });
   outcome.notes = [
     ...converted.notes.map((note) => ({ file: file.path, ...note })),
@@ -319,7 +347,7 @@ function planFile(
         from: file.path,
       });
     }
-    const problem = nameProblem(tool.name, file.path, declared) ??
+    const problem = nameProblem(tool.name, file.path, declared, module) ??
       (names.has(tool.name)
         ? `"${tool.name}" is exported twice in this file`
         : undefined);
@@ -345,7 +373,7 @@ function planFile(
     ...placement.writes.filter((w) => !taken.has(w.path)),
   ];
   for (const write of outcome.writes) taken.add(write.path);
-  for (const name of names) declared.add(name);
+  for (const tool of outcome.tools) declared.set(tool.name, tool.module);
   outcome.migrated = true;
   return outcome;
 }
@@ -370,10 +398,11 @@ function manifestFileFor(
  * `problems`.
  */
 export function planMigrate(request: MigrateRequest): MigratePlan {
-  const declared = new Set<string>();
+  const declared = new Map<string, unknown>();
   for (const file of request.manifest.files) {
-    for (const entry of file.tools) declared.add(entry.name);
+    for (const entry of file.tools) declared.set(entry.name, entry.value);
   }
+  const existing = new Map(declared);
   const migrating = new Set(
     request.files.filter((file) =>
       !isParseFailure(file.parsed) &&
@@ -396,13 +425,15 @@ export function planMigrate(request: MigrateRequest): MigratePlan {
       file.copiedTo = copy.path;
     }
   }
+  // A tool declared already with this module (a second migrate) keeps its line.
   const entries: ToolsEntry[] = files.filter((file) => file.migrated)
     .flatMap((file) =>
-      file.tools.map((tool) => ({
-        name: tool.name,
-        value: tool.module,
-        comment: `migrated from ${file.path}`,
-      }))
+      file.tools.filter((tool) => existing.get(tool.name) !== tool.module)
+        .map((tool) => ({
+          name: tool.name,
+          value: tool.module,
+          comment: `migrated from ${file.path}`,
+        }))
     );
   if (entries.length === 0) return { files };
   const target = manifestFileFor(request.manifest);
