@@ -222,6 +222,23 @@ function bound(schema: Schema, which: "min" | "max", value: number): void {
   schema[key] = value;
 }
 
+/** Sets an exclusive bound, in place of an int's default bound. */
+function exclusive(
+  schema: Schema,
+  which: "min" | "max",
+  value: number,
+): Schema {
+  const out = { ...schema };
+  if (which === "min") {
+    if (out.minimum === -SAFE_INT) delete out.minimum;
+    out.exclusiveMinimum = value;
+  } else {
+    if (out.maximum === SAFE_INT) delete out.maximum;
+    out.exclusiveMaximum = value;
+  }
+  return out;
+}
+
 /** Applies the method `link` of a chain to `current`. */
 function applyMethod(
   current: Converted,
@@ -253,16 +270,17 @@ function applyMethod(
       if (value === undefined) needs("a literal value");
       else schema = { default: value, ...schema };
       return { schema, optional: true };
-    case "int":
-      return {
-        schema: {
-          ...schema,
-          type: "integer",
-          minimum: schema.minimum ?? -SAFE_INT,
-          maximum: schema.maximum ?? SAFE_INT,
-        },
-        optional,
-      };
+    case "int": {
+      // zod bounds an int to the safe integers unless a bound is tighter.
+      const out: Schema = { ...schema, type: "integer" };
+      if (out.minimum === undefined && out.exclusiveMinimum === undefined) {
+        out.minimum = -SAFE_INT;
+      }
+      if (out.maximum === undefined && out.exclusiveMaximum === undefined) {
+        out.maximum = SAFE_INT;
+      }
+      return { schema: out, optional };
+    }
     case "min":
     case "gte":
     case "max":
@@ -281,23 +299,19 @@ function applyMethod(
       }
       return { schema, optional };
     case "gt":
-    case "lt":
-      if (number === undefined) {
+    case "positive":
+      if (link.name === "gt" && number === undefined) {
         needs("a number");
         return current;
       }
-      return {
-        schema: {
-          ...schema,
-          [link.name === "gt" ? "exclusiveMinimum" : "exclusiveMaximum"]:
-            number,
-        },
-        optional,
-      };
-    case "positive":
-      return { schema: { ...schema, exclusiveMinimum: 0 }, optional };
+      return { schema: exclusive(schema, "min", number ?? 0), optional };
+    case "lt":
     case "negative":
-      return { schema: { ...schema, exclusiveMaximum: 0 }, optional };
+      if (link.name === "lt" && number === undefined) {
+        needs("a number");
+        return current;
+      }
+      return { schema: exclusive(schema, "max", number ?? 0), optional };
     case "nonnegative":
       return { schema: { ...schema, minimum: 0 }, optional };
     case "nonpositive":

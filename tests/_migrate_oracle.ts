@@ -4,9 +4,40 @@
 // tool the JSON Schema opencode hands the model and what its execute
 // returns for given arguments.
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { npmPackage } from "./_npm_cache.ts";
+import { beeuni, REPO_ROOT, type RunResult } from "./_helpers.ts";
+import { npmCacheDir, npmPackage } from "./_npm_cache.ts";
+
+/** The fixtures: the contents of a legacy `harnesses/opencode/tools/`. */
+export const FIXTURES: string = join(
+  REPO_ROOT,
+  "tests/fixtures/migrate/tools",
+);
+
+/**
+ * The cache folder the command installs the plugin package into, shared by
+ * every test and run, so the install happens once.
+ */
+export const TEST_XDG_CACHE: string = join(
+  dirname(npmCacheDir("x", "0")),
+  "xdg-cache",
+);
+
+/** The environment of every original and migrated call. */
+export const ENV: Record<string, string> = {
+  API_KEY: "k-123",
+  REGION: "eu-north",
+  TOKEN: "t-1",
+  BASE_URL: "http://127.0.0.1:9",
+};
+
+/** Runs `beeuni tools migrate` in `dir` with the shared test cache. */
+export function migrate(dir: string, args: string[] = []): Promise<RunResult> {
+  return beeuni(dir, ["tools", "migrate", ...args], {
+    env: { XDG_CACHE_HOME: TEST_XDG_CACHE, ...ENV },
+  });
+}
 
 /** The plugin version opencode 1.18.33 ships. */
 export const PLUGIN_VERSION = "1.18.33";

@@ -7,32 +7,17 @@
 
 import assert from "node:assert/strict";
 import { cpSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { beeuni, REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { npmCacheDir } from "./_npm_cache.ts";
+import { beeuni, tempRepo } from "./_helpers.ts";
 import {
+  ENV,
+  FIXTURES,
+  migrate,
   ORACLE_CONTEXT,
   type OracleJob,
   runOriginals,
 } from "./_migrate_oracle.ts";
-
-/** The fixtures: the contents of a legacy `harnesses/opencode/tools/`. */
-export const FIXTURES = join(REPO_ROOT, "tests/fixtures/migrate/tools");
-
-/**
- * The cache folder the command installs the plugin package into: shared by
- * every test run, so the install happens once.
- */
-export const TEST_XDG_CACHE = join(dirname(npmCacheDir("x", "0")), "xdg-cache");
-
-/** The environment of every original and migrated call. */
-const ENV = {
-  API_KEY: "k-123",
-  REGION: "eu-north",
-  TOKEN: "t-1",
-  BASE_URL: "http://127.0.0.1:9",
-};
 
 type Args = Record<string, unknown>;
 
@@ -319,13 +304,6 @@ async function fixtureRepo(manifest = ROOT_MANIFEST) {
     recursive: true,
   });
   return repo;
-}
-
-/** Runs `beeuni tools migrate` with the shared test cache. */
-export function migrate(dir: string, args: string[] = []) {
-  return beeuni(dir, ["tools", "migrate", ...args], {
-    env: { XDG_CACHE_HOME: TEST_XDG_CACHE, ...ENV },
-  });
 }
 
 /** The check lines printed for `file`, as `line: message`. */
