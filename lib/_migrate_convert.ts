@@ -283,6 +283,10 @@ function convertTool(
     );
     rewrite.markRemoved(argsProp.start, argsProp.end);
   } else {
+    rewrite.note(
+      object,
+      "this tool has no args: opencode 1.18.33 does not offer it to the model at all; the migrated tool takes no arguments",
+    );
     const first = (object.properties as Node[])[0];
     const indent = indentAt(input.src, first.start);
     rewrite.insert(
