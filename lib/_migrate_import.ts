@@ -31,7 +31,28 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
-import type { ImportedSchemas } from "./_migrate_convert.ts";
+import {
+  type ImportedSchemas,
+  relocateSpecifiers,
+} from "./_migrate_convert.ts";
+import {
+  findTools,
+  isParseFailure,
+  type ParsedSource,
+  type ParseFailure,
+} from "./opencode_tool_source.ts";
+
+/** A file to import: what `importToolSchemas` reads and sets. */
+export interface SchemaFile {
+  /** Repo-relative path. */
+  path: string;
+  /** Its text. */
+  src: string;
+  /** Its syntax tree, or why it could not be read. */
+  parsed: ParsedSource | ParseFailure;
+  /** Set to what importing it gave. */
+  schemas?: ImportedSchemas;
+}
 
 /** The opencode plugin package whose zod computes the schemas. */
 export const PLUGIN_PACKAGE = "@opencode-ai/plugin";
@@ -360,4 +381,65 @@ export async function importSchemas(
     rmSync(dir, { recursive: true, force: true });
   }
   return out;
+}
+
+/**
+ * Imports every file of `files` (repo-relative, under `root`) that has
+ * tools, and sets its `schemas` to what opencode would compute; installs
+ * the plugin package into the cache folder first when a file has none
+ * beside it (`say` tells the user). A file that cannot be imported gets
+ * the reason instead, and its parameters are then read from the source.
+ */
+export async function importToolSchemas(
+  root: string,
+  files: SchemaFile[],
+  options: {
+    env: Record<string, string | undefined>;
+    say: (line: string) => void;
+  },
+): Promise<void> {
+  const cache = pluginCacheDir(options.env);
+  const jobs: ImportJob[] = [];
+  let cached: Promise<string> | undefined;
+  let installError: string | undefined;
+  for (const file of files) {
+    if (isParseFailure(file.parsed)) continue;
+    const exports = findTools(file.parsed.program).tools.map((tool) =>
+      tool.exportName
+    );
+    if (exports.length === 0) continue;
+    const full = join(root, file.path);
+    let modules = projectPlugin(root, full);
+    let staged: string | undefined;
+    if (!modules) {
+      cached ??= ensurePlugin(cache, options.say);
+      try {
+        modules = await cached;
+      } catch (error) {
+        installError = error instanceof Error ? error.message : String(error);
+        file.schemas = { error: installError };
+        continue;
+      }
+      const dir = dirname(full);
+      staged = relocateSpecifiers(
+        file.src,
+        file.parsed.program,
+        (specifier) => pathToFileURL(join(dir, specifier)).href,
+      ).text;
+    }
+    jobs.push({ id: file.path, file: full, exports, modules, staged });
+  }
+  if (installError) {
+    options.say(
+      `cannot install the plugin package (${installError}): parameters are read from the source instead`,
+    );
+  }
+  const results: Map<string, ImportedSchemas> = await importSchemas(
+    jobs,
+    cache,
+  );
+  for (const file of files) {
+    const result = results.get(file.path);
+    if (result) file.schemas = result;
+  }
 }

@@ -40,6 +40,11 @@ import {
 import type { Manifest } from "./types.ts";
 
 export type { ExportSchema, ImportedSchemas } from "./_migrate_convert.ts";
+export {
+  importToolSchemas,
+  PLUGIN_VERSION,
+  pluginCacheDir,
+} from "./_migrate_import.ts";
 
 /** One thing to look at by hand. */
 export interface MigrateNote {

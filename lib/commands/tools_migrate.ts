@@ -20,7 +20,6 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
-import { pathToFileURL } from "node:url";
 import {
   type Command,
   type CommandIo,
@@ -28,23 +27,13 @@ import {
   UsageError,
 } from "../command.ts";
 import {
+  importToolSchemas,
   type MigrateFile,
   type MigrateOutcome,
   type MigratePlan,
   planMigrate,
 } from "../migrate.ts";
-import type { ImportedSchemas } from "../_migrate_convert.ts";
-import { relocateSpecifiers } from "../_migrate_convert.ts";
 import {
-  ensurePlugin,
-  type ImportJob,
-  importSchemas,
-  pluginCacheDir,
-  projectPlugin,
-} from "../_migrate_import.ts";
-import {
-  findTools,
-  isParseFailure,
   loadSourceParser,
   MAX_SOURCE_BYTES,
   type SourceParser,
@@ -128,63 +117,6 @@ function reader(root: string): (path: string) => string | undefined {
       return undefined;
     }
   };
-}
-
-/**
- * Imports every file with tools to take the schemas opencode would compute;
- * installs the plugin package into the cache when a file has none beside
- * it. Files it cannot import fall back to reading the source (convert says
- * so in a note).
- */
-async function computeSchemas(
-  root: string,
-  files: MigrateFile[],
-  io: CommandIo,
-): Promise<void> {
-  const cache = pluginCacheDir(process.env);
-  const jobs: ImportJob[] = [];
-  let cached: Promise<string> | undefined;
-  let installError: string | undefined;
-  for (const file of files) {
-    if (isParseFailure(file.parsed)) continue;
-    const exports = findTools(file.parsed.program).tools.map((tool) =>
-      tool.exportName
-    );
-    if (exports.length === 0) continue;
-    const full = join(root, file.path);
-    let modules = projectPlugin(root, full);
-    let staged: string | undefined;
-    if (!modules) {
-      cached ??= ensurePlugin(cache, (line) => io.stderr(`  ${line}\n`));
-      try {
-        modules = await cached;
-      } catch (error) {
-        installError = error instanceof Error ? error.message : String(error);
-        file.schemas = { error: installError };
-        continue;
-      }
-      const dir = dirname(full);
-      staged = relocateSpecifiers(
-        file.src,
-        file.parsed.program,
-        (specifier) => pathToFileURL(join(dir, specifier)).href,
-      ).text;
-    }
-    jobs.push({ id: file.path, file: full, exports, modules, staged });
-  }
-  if (installError) {
-    io.stderr(
-      `  cannot install the plugin package (${installError}): parameters are read from the source instead\n`,
-    );
-  }
-  const results: Map<string, ImportedSchemas> = await importSchemas(
-    jobs,
-    cache,
-  );
-  for (const file of files) {
-    const result = results.get(file.path);
-    if (result) file.schemas = result;
-  }
 }
 
 /** The lines printed for one file. */
@@ -302,7 +234,10 @@ export const toolsMigrateCommand: Command = {
     }
     const parse = await loadSourceParser();
     const files = readFiles(root, paths, parse);
-    await computeSchemas(root, files, io);
+    await importToolSchemas(root, files, {
+      env: process.env,
+      say: (line) => io.stderr(`  ${line}\n`),
+    });
     const plan = planMigrate({
       manifest: project.manifest,
       files,
