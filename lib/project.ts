@@ -233,10 +233,11 @@ export async function loadProject(
   } catch {
     // No such folder: nothing to warn about.
   }
+  const names = await legacyToolNames(root, legacyTools);
   const facts: ProjectFacts = {
     modules,
     legacyTools,
-    legacyToolNames: await legacyToolNames(root, legacyTools),
+    ...(Object.keys(names).length > 0 ? { legacyToolNames: names } : {}),
   };
 
   const diagnostics = sortDiagnostics(manifest, [
