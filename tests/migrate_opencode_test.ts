@@ -3,11 +3,12 @@
 // `opencode serve` at GET /experimental/tool (what the model is handed).
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tempRepo } from "./_helpers.ts";
 import { FIXTURES, migrate } from "./_migrate_oracle.ts";
+import { npmPackage } from "./_npm_cache.ts";
 import { freePort, installOpencode, opencodeHome } from "./_opencode.ts";
 
 /** Fixture files and the tools opencode makes of them, with their modules after migrate. */
@@ -39,7 +40,8 @@ async function listTools(
     stderr: "null",
   }).spawn();
   try {
-    const deadline = Date.now() + 120_000;
+    // A wait for a loaded machine, not a timing check.
+    const deadline = Date.now() + 240_000;
     while (true) {
       if (Date.now() > deadline) {
         throw new Error("opencode serve did not list the tools in time");
@@ -72,16 +74,18 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    // opencode installs the plugin package into its config folder: it needs
-    // the registry, with this machine's certificates and proxy.
-    const network = Object.fromEntries(
-      ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "HTTPS_PROXY", "NO_PROXY"]
-        .flatMap((key) => {
-          const value = Deno.env.get(key);
-          return value === undefined ? [] : [[key, value]];
-        }),
+    await using home = await opencodeHome();
+    // opencode installs the plugin package into its config folder before it
+    // loads tool files; a copy of the tests' install spares it the registry.
+    cpSync(
+      await npmPackage("@opencode-ai/plugin", "1.18.33"),
+      join(home.configDir, "node_modules"),
+      { recursive: true },
     );
-    await using home = await opencodeHome(network);
+    writeFileSync(
+      join(home.configDir, "package.json"),
+      '{ "dependencies": { "@opencode-ai/plugin": "1.18.33" } }\n',
+    );
     await using repo = await tempRepo({
       "beeuni.yaml": "tools:\n  memory: beeuni:memory\n",
     });
