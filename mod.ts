@@ -161,12 +161,3 @@ export {
   writeOpencodePlugin,
   type WriteOpencodePluginOptions,
 } from "./lib/opencode/mod.ts";
-export {
-  addManifestEntries,
-  type ManifestEntry,
-  type MigratedTool,
-  type MigrateNote,
-  type MigrateResult,
-  migrateSource,
-  reexportSource,
-} from "./lib/migrate/mod.ts";

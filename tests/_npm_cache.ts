@@ -24,10 +24,30 @@ export function npmBin(
   version: string,
   bin: string,
 ): Promise<string> {
+  return installOnce(name, version, join("node_modules", ".bin", bin));
+}
+
+/**
+ * The `node_modules` folder holding npm package `name@version` (a library,
+ * no program), installed like {@linkcode npmBin} the first time.
+ */
+export async function npmPackage(
+  name: string,
+  version: string,
+): Promise<string> {
+  await installOnce(name, version, join("node_modules", name, "package.json"));
+  return join(npmCacheDir(name, version), "node_modules");
+}
+
+function installOnce(
+  name: string,
+  version: string,
+  probe: string,
+): Promise<string> {
   const key = `${name}@${version}`;
   let install = installs.get(key);
   if (install === undefined) {
-    install = installInto(npmCacheDir(name, version), key, bin);
+    install = installInto(npmCacheDir(name, version), key, probe);
     installs.set(key, install);
   }
   return install;
@@ -36,9 +56,9 @@ export function npmBin(
 async function installInto(
   dir: string,
   spec: string,
-  binName: string,
+  probe: string,
 ): Promise<string> {
-  const bin = join(dir, "node_modules", ".bin", binName);
+  const bin = join(dir, probe);
   if (existsSync(bin)) return bin;
   const staging = `${dir}.${Deno.pid}.tmp`;
   await Deno.mkdir(staging, { recursive: true });

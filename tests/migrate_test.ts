@@ -1,86 +1,290 @@
-// `beeuni tools migrate` on real legacy opencode tool files in temporary git
-// repositories: the converted modules load and run in the host (O1-O3, O4,
-// T1, M4).
+// `beeuni tools migrate` on realistic opencode custom tool files
+// (tests/fixtures/migrate/tools: seed 003's examples and the failures of the
+// character scanner), each checked three ways against the original imported
+// with the real @opencode-ai/plugin package: `tools call` gives the same
+// output as the original's execute, `parameters` equals what opencode hands
+// the model, and what is lost has a file:line note (O1-O4, T1, T5).
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beeuni, tempRepo } from "./_helpers.ts";
+import {
+  ENV,
+  FIXTURES,
+  migrate,
+  ORACLE_CONTEXT,
+  type OracleJob,
+  runOriginals,
+} from "./_migrate_oracle.ts";
 
-const DATABASE = `import { tool } from "@opencode-ai/plugin"
+type Args = Record<string, unknown>;
 
-export default tool({
-  description: "Query the project database",
-  args: {
-    query: tool.schema.string().describe("SQL query to execute"),
-    limit: tool.schema.number().int().min(1).max(100).optional().describe("Row limit"),
-  },
-  async execute(args) {
-    // Your database logic here
-    return \`Executed query: \${args.query} with \${process.env.DB_URL} limit \${args.limit ?? "none"}\`
-  },
-})
-`;
+/** What `tools call` must print for a call: the original's output unless said otherwise. */
+type Expect =
+  | { same: true }
+  | { lost: [string, string] } // the original's text with one part replaced
+  | { error: RegExp };
 
-const MATH = `import { tool } from "@opencode-ai/plugin"
-
-export const add = tool({
-  description: "Add two numbers",
-  args: {
-    a: tool.schema.number().describe("First number"),
-    b: tool.schema.number().describe("Second number"),
-  },
-  async execute(args) {
-    return args.a + args.b
-  },
-})
-
-export const multiply = tool({
-  description: "Multiply two numbers",
-  args: {
-    a: tool.schema.number().describe("First number"),
-    b: tool.schema.number().describe("Second number"),
-  },
-  async execute(args) {
-    return args.a * args.b
-  },
-})
-`;
-
-const PYTHON_ADD = `import { tool } from "@opencode-ai/plugin"
-import path from "path"
-
-export default tool({
-  description: "Add two numbers using Python",
-  args: {
-    a: tool.schema.number().describe("First number"),
-    b: tool.schema.number().describe("Second number"),
-  },
-  async execute(args, context) {
-    const script = path.join(context.worktree, ".opencode/tools/add.py")
-    const result = await Bun.$\`python3 \${script} \${args.a} \${args.b}\`.text()
-    return result.trim()
-  },
-})
-`;
-
-const PLAIN = `import { z } from "zod"
-
-export default {
-  description: "Tool description",
-  args: {
-    param: z.string().describe("Parameter description"),
-    mode: z.enum(["fast", "slow"]).default("fast"),
-    tags: z.array(z.string()).nullable(),
-    when: z.string().datetime(),
-  },
-  async execute(args, ctx) {
-    return "result " + args.param + " " + ctx.sessionID + " " + process.env["TOKEN_X"]
-  },
+interface Call {
+  tool: string;
+  args: Args;
+  expect?: Expect;
 }
-`;
 
-const ROOT = `# The project.
+interface Fixture {
+  /** File name in the fixture folder. */
+  file: string;
+  /** Its tools: opencode's name (O4) to the export. */
+  tools: Record<string, string>;
+  calls: Call[];
+  /** Every check line for the file, as `line: message start`. */
+  notes?: string[];
+  /** Why its module does not load (the note says so), if it does not. */
+  noLoad?: RegExp;
+}
+
+const FIXTURE_LIST: Fixture[] = [
+  {
+    file: "database.ts",
+    tools: { database: "default" },
+    calls: [{ tool: "database", args: { query: "select 1" } }],
+  },
+  {
+    file: "math.ts",
+    tools: { math_add: "add", math_multiply: "multiply" },
+    calls: [
+      { tool: "math_add", args: { a: 2, b: 3 } },
+      { tool: "math_multiply", args: { a: 4, b: 5 } },
+    ],
+  },
+  {
+    file: "plain_zod.ts",
+    tools: { plain_zod: "default" },
+    calls: [{ tool: "plain_zod", args: { param: "p" } }],
+  },
+  {
+    file: "project.ts",
+    tools: { project: "default" },
+    calls: [{
+      tool: "project",
+      args: {},
+      expect: { lost: ["Message: m1", "Message: undefined"] },
+    }],
+    notes: ["8: context.messageID does not exist for project tools"],
+  },
+  {
+    file: "fence.ts",
+    tools: { fence: "default" },
+    calls: [
+      { tool: "fence", args: { code: "let a = `x`\r\n", lang: "t`s" } },
+      { tool: "fence", args: { code: "x" } },
+    ],
+  },
+  {
+    file: "whoami.ts",
+    tools: { whoami: "default" },
+    calls: [{ tool: "whoami", args: { greeting: "Hi" } }],
+  },
+  {
+    file: "commented.ts",
+    tools: { commented: "default" },
+    calls: [{ tool: "commented", args: {} }],
+  },
+  {
+    file: "annotated.ts",
+    tools: { annotated: "default" },
+    calls: [{ tool: "annotated", args: { name: "Ada", shout: true } }],
+  },
+  {
+    file: "quotes.ts",
+    tools: { quotes: "default" },
+    calls: [{ tool: "quotes", args: { text: `a"b'c\`d /* x */ e` } }],
+  },
+  {
+    file: "calc.ts",
+    tools: { calc_sub: "sub", calc_times: "times" },
+    calls: [
+      { tool: "calc_sub", args: { a: 7, b: 2 } },
+      { tool: "calc_times", args: { a: 7, b: 2 } },
+    ],
+  },
+  {
+    file: "slugify.ts",
+    tools: { slugify: "default" },
+    calls: [{ tool: "slugify", args: { title: "Hello, World!" } }],
+  },
+  {
+    file: "search_docs.ts",
+    tools: { search_docs: "default" },
+    calls: [
+      { tool: "search_docs", args: { query: "in" } },
+      { tool: "search_docs", args: { query: "zzz", limit: 1 } },
+    ],
+    notes: ["11: opencode's { title, output, metadata } result"],
+  },
+  {
+    file: "severity.ts",
+    tools: { severity: "default" },
+    calls: [
+      { tool: "severity", args: { title: "db down" } },
+      { tool: "severity", args: { title: "disk", level: "high" } },
+      { tool: "severity", args: { title: "cpu", level: null } },
+    ],
+  },
+  {
+    file: "weather.ts",
+    tools: { weather: "default" },
+    calls: [{ tool: "weather", args: { city: "Oslo" } }],
+  },
+  {
+    file: "status.ts",
+    tools: { status: "default" },
+    calls: [{ tool: "status", args: {} }],
+    notes: ["3: process.env is read outside execute"],
+  },
+  {
+    file: "shapes.ts",
+    tools: { shapes_area: "area", shapes_perimeter: "perimeter" },
+    calls: [
+      { tool: "shapes_area", args: { w: 2, h: 3 } },
+      { tool: "shapes_perimeter", args: { w: 2, h: 3 } },
+    ],
+  },
+  {
+    file: "wait.ts",
+    tools: { wait: "default" },
+    calls: [{ tool: "wait", args: { ms: 5 } }],
+  },
+  {
+    file: "progress.ts",
+    tools: { progress: "default" },
+    calls: [{ tool: "progress", args: { text: "a b  c" } }],
+    notes: [
+      "9: context.metadata() sets what opencode shows about a call",
+      "11: context.metadata() sets what opencode shows about a call",
+    ],
+  },
+  {
+    file: "deploy.ts",
+    tools: { deploy: "default" },
+    calls: [{
+      tool: "deploy",
+      args: { target: "staging" },
+      expect: { error: /context\.ask is not a function/ },
+    }],
+    notes: ["9: context.ask() asks opencode for a permission"],
+  },
+  {
+    file: "lookup.ts",
+    tools: { lookup: "default" },
+    calls: [
+      { tool: "lookup", args: { id: "A-17" } },
+      { tool: "lookup", args: { id: "B-2", verbose: true } },
+    ],
+  },
+  {
+    file: "report.ts",
+    tools: { report: "default" },
+    calls: [{
+      tool: "report",
+      args: {
+        sections: [{ heading: "Plan", bullets: ["a", "b"] }],
+        labels: { team: "core" },
+      },
+    }],
+  },
+  {
+    file: "typed.ts",
+    tools: { typed: "default" },
+    calls: [{ tool: "typed", args: { text: "one\ntwo" } }],
+  },
+  {
+    file: "echo_js.js",
+    tools: { echo_js: "default" },
+    calls: [{ tool: "echo_js", args: { text: "hi", times: 2 } }],
+  },
+  {
+    file: "readme.ts",
+    tools: { readme: "default" },
+    calls: [{ tool: "readme", args: {} }],
+  },
+  {
+    file: "defaults.ts",
+    tools: { defaults: "default" },
+    calls: [
+      { tool: "defaults", args: { filter: null } },
+      {
+        tool: "defaults",
+        args: { page: 2, size: 10, sort: "desc", filter: "x" },
+      },
+    ],
+  },
+  {
+    file: "raw_schema.ts",
+    tools: { raw_schema: "default" },
+    calls: [{ tool: "raw_schema", args: { file: "a.ts", tag: "done" } }],
+  },
+  {
+    file: "ping.ts",
+    tools: { ping: "default" },
+    calls: [{ tool: "ping", args: {} }],
+    notes: ["3: this tool has no args: opencode 1.18.33 does not offer it"],
+  },
+  {
+    file: "notes.ts",
+    tools: { notes: "default", notes_count: "count" },
+    calls: [
+      { tool: "notes", args: { text: "buy milk" } },
+      { tool: "notes_count", args: {} },
+    ],
+  },
+  {
+    file: "timer.ts",
+    tools: { timer: "default" },
+    calls: [{ tool: "timer", args: { seconds: 125 } }],
+  },
+  {
+    file: "validate_input.ts",
+    tools: { validate_input: "default" },
+    calls: [{
+      tool: "validate_input",
+      args: { name: "ann", ratio: 0.5, kind: "user" },
+    }],
+  },
+  {
+    file: "email.ts",
+    tools: { email: "default" },
+    calls: [{
+      tool: "email",
+      args: { to: "a@example.com" },
+      expect: { error: /Cannot find package 'zod'/ },
+    }],
+    notes: ["4: zod is still used here (outside args)"],
+    noLoad: /zod/,
+  },
+  {
+    file: "python_add.ts",
+    tools: { python_add: "default" },
+    calls: [{
+      tool: "python_add",
+      args: { a: 1, b: 2 },
+      expect: { error: /Bun/ },
+    }],
+    notes: [
+      "11: this path points into opencode's tools folder",
+      "12: Bun.$ runs only when the daemon runs under Bun",
+    ],
+  },
+  {
+    file: "session.ts",
+    tools: { session: "default" },
+    calls: [{ tool: "session", args: {} }],
+  },
+];
+
+const ROOT_MANIFEST = `# The project.
 tools:
   memory: beeuni:memory   # notes
   show: beeuni:show
@@ -90,218 +294,123 @@ agents:
     tools: all
 `;
 
-Deno.test("migrate turns tool() into a plain module with JSON Schema parameters that loads and runs (O3, T1)", async () => {
-  await using repo = await tempRepo({
-    "beeuni.yaml": ROOT,
-    "harnesses/opencode/tools/database.ts": DATABASE,
+/** A repository with the fixture folder as its legacy tools folder. */
+async function fixtureRepo(manifest = ROOT_MANIFEST) {
+  const repo = await tempRepo({
+    "beeuni.yaml": manifest,
+    "README.md": "# Fixture project\nMore.\n",
+    "lib/banner.ts": 'export function banner(): string {\n  return "=="\n}\n',
   });
-  const result = await beeuni(repo.dir, ["tools", "migrate"]);
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(
-    result.stdout,
-    `  ✓  Migrated harnesses/opencode/tools/database.ts
-  wrote   tools/database.ts
-  set     beeuni.yaml: tools.database: tools/database.ts
+  cpSync(FIXTURES, join(repo.dir, "harnesses/opencode/tools"), {
+    recursive: true,
+  });
+  return repo;
+}
 
-Next:
-  1. Review the files above; each check line needs a look by hand.
-  2. beeuni validate && beeuni tools call database --args '{}'
-  3. Delete the originals once the tools work: git rm harnesses/opencode/tools/database.ts
-     (until then opencode still loads them, and they win over the hosted tools: O2)
-`,
-  );
-  assert.equal(
-    readFileSync(join(repo.dir, "beeuni.yaml"), "utf8"),
-    ROOT.replace(
-      "  show: beeuni:show\n",
-      "  show: beeuni:show\n  database: tools/database.ts # migrated from harnesses/opencode/tools/database.ts\n",
-    ),
-  );
-  assert.equal(
-    readFileSync(
-      join(repo.dir, "harnesses/opencode/tools/database.ts"),
-      "utf8",
-    ),
-    DATABASE,
-  );
-  const source = readFileSync(join(repo.dir, "tools/database.ts"), "utf8");
-  assert.doesNotMatch(source, /@opencode-ai\/plugin|tool\(|process\.env/);
-  assert.match(source, /context\.env\.DB_URL/);
-  const module = await import(join(repo.dir, "tools/database.ts"));
-  assert.deepEqual(module.default.parameters, {
-    type: "object",
-    properties: {
-      query: { type: "string", description: "SQL query to execute" },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: 100,
-        description: "Row limit",
-      },
-    },
-    required: ["query"],
-  });
-  const call = await beeuni(repo.dir, [
-    "tools",
-    "call",
-    "database",
-    "--args",
-    '{"query":"select 1"}',
-  ], { env: { DB_URL: "postgres://db" } });
-  assert.equal(call.code, 0, call.stderr);
-  assert.match(
-    call.stdout,
-    /Executed query: select 1 with postgres:\/\/db limit none/,
-  );
-});
+/** The check lines printed for `file`, as `line: message`. */
+function checks(output: string, file: string): string[] {
+  const prefix = `  check   harnesses/opencode/tools/${file}:`;
+  return output.split("\n").filter((line) => line.startsWith(prefix))
+    .map((line) => line.slice(prefix.length));
+}
 
-Deno.test("migrate keeps <file>_<export> names for named exports, each its own tool (O4)", async () => {
-  await using repo = await tempRepo({
-    "beeuni.yaml": ROOT,
-    "harnesses/opencode/tools/math.ts": MATH,
-  });
-  const result = await beeuni(repo.dir, [
-    "tools",
-    "migrate",
-    "harnesses/opencode/tools/math.ts",
-  ]);
+Deno.test("migrate turns 33 realistic opencode tool files into project tools with the original's output, opencode's parameters and a file:line note for what is lost (O3, O4, T1, T5)", async (t) => {
+  await using repo = await fixtureRepo();
+  const jobs: OracleJob[] = FIXTURE_LIST.map((fixture) => ({
+    file: `harnesses/opencode/tools/${fixture.file}`,
+    exports: [...new Set(Object.values(fixture.tools))],
+    calls: fixture.calls.map((call) => ({
+      exportName: fixture.tools[call.tool],
+      args: call.args,
+    })),
+  }));
+  const originals = await runOriginals(repo.dir, jobs, ENV);
+
+  const result = await migrate(repo.dir);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /wrote {3}tools\/math\.ts\n/);
-  assert.match(result.stdout, /wrote {3}tools\/math_add\.ts\n/);
+  const output = result.stdout;
+  for (const fixture of FIXTURE_LIST) {
+    assert.match(
+      output,
+      new RegExp(`  ✓  Migrated harnesses/opencode/tools/${fixture.file}\n`),
+    );
+  }
   assert.match(
-    result.stdout,
-    /set {5}beeuni\.yaml: tools\.math_multiply: tools\/math_multiply\.ts\n/,
+    output,
+    / {2}copied {2}tools\/lib\/format\.ts \(a helper it imports, from harnesses\/opencode\/tools\/lib\/format\.ts\)\n/,
   );
+  assert.match(output, / {2}copied {2}tools\/lib\/strings\.ts /);
+  assert.equal(
+    readFileSync(join(repo.dir, "tools/slugify.ts"), "utf8").includes(
+      'import { banner } from "../lib/banner.ts"',
+    ),
+    true,
+  );
+
+  const validate = await beeuni(repo.dir, ["validate"]);
+  assert.equal(validate.code, 0, validate.stdout);
   const ls = await beeuni(repo.dir, ["tools", "ls", "--json"]);
   const names = JSON.parse(ls.stdout).tools.map((tool: { name: string }) =>
     tool.name
   );
-  assert.deepEqual(names, ["memory", "show", "math_add", "math_multiply"]);
-  const add = await beeuni(repo.dir, [
-    "tools",
-    "call",
-    "math_add",
-    "--args",
-    '{"a":2,"b":3}',
-  ]);
-  assert.equal(add.code, 0, add.stderr);
-  assert.match(add.stdout, /^5\n?$/m);
-  const multiply = await beeuni(repo.dir, [
-    "tools",
-    "call",
-    "math_multiply",
-    "--args",
-    '{"a":4,"b":5}',
-  ]);
-  assert.match(multiply.stdout, /20/);
-});
+  assert.deepEqual(
+    names.sort(),
+    ["memory", "show", ...FIXTURE_LIST.flatMap((f) => Object.keys(f.tools))]
+      .sort(),
+  );
 
-Deno.test("migrate reports Bun.$ and opencode-only context fields with file:line (O3)", async () => {
-  await using repo = await tempRepo({
-    "beeuni.yaml": ROOT,
-    "harnesses/opencode/tools/python-add.ts": PYTHON_ADD,
-    "harnesses/opencode/tools/pyadd.ts": PYTHON_ADD,
-  });
-  const result = await beeuni(repo.dir, ["tools", "migrate"]);
-  assert.equal(result.code, 1);
-  assert.match(
-    result.stderr,
-    /✗ {2}Not migrated harnesses\/opencode\/tools\/python-add\.ts\n/,
-  );
-  assert.match(result.stderr, /"python-add" is not a valid tool name/);
-  assert.match(
-    result.stdout,
-    /check {3}harnesses\/opencode\/tools\/pyadd\.ts:11: context\.worktree does not exist for project tools .*: use context\.directory\n/,
-  );
-  assert.match(
-    result.stdout,
-    /check {3}harnesses\/opencode\/tools\/pyadd\.ts:12: Bun\.\$ runs only when the daemon runs under Bun: use node:child_process/,
-  );
-  assert.equal(existsSync(join(repo.dir, "tools/python-add.ts")), false);
-  assert.equal(existsSync(join(repo.dir, "tools/pyadd.ts")), true);
-});
+  for (const fixture of FIXTURE_LIST) {
+    await t.step(fixture.file, async () => {
+      const original = originals.get(
+        `harnesses/opencode/tools/${fixture.file}`,
+      )!;
+      // Nothing lost without a note: exactly the expected check lines.
+      const got = checks(output, fixture.file);
+      const wanted = fixture.notes ?? [];
+      assert.equal(got.length, wanted.length, got.join("\n"));
+      wanted.forEach((note, i) => assert.ok(got[i].startsWith(note), got[i]));
 
-Deno.test("migrate converts plain zod objects and env reads, reports unknown zod methods, and keeps the Beeuni tools when it adds tools: (M4)", async () => {
-  const manifest = "agents:\n  support:\n    tools: all\n";
-  await using repo = await tempRepo({
-    "beeuni.yaml": manifest,
-    "harnesses/opencode/tools/plain.ts": PLAIN,
-  });
-  const result = await beeuni(repo.dir, ["tools", "migrate"]);
-  assert.equal(result.code, 0, result.stderr);
-  assert.match(
-    result.stdout,
-    /check {3}harnesses\/opencode\/tools\/plain\.ts:9: unknown zod method `\.datetime\(\)`/,
-  );
-  assert.equal(
-    readFileSync(join(repo.dir, "beeuni.yaml"), "utf8"),
-    `${manifest}tools:
-  web_search: beeuni:web_search
-  image_search: beeuni:image_search
-  scrape_webpage: beeuni:scrape_webpage
-  memory: beeuni:memory
-  show: beeuni:show
-  plain: tools/plain.ts # migrated from harnesses/opencode/tools/plain.ts
-`,
-  );
-  const module = await import(join(repo.dir, "tools/plain.ts"));
-  assert.deepEqual(module.default.parameters, {
-    type: "object",
-    properties: {
-      param: { type: "string", description: "Parameter description" },
-      mode: { type: "string", enum: ["fast", "slow"], default: "fast" },
-      tags: { type: ["array", "null"], items: { type: "string" } },
-      when: { type: "string" },
-    },
-    required: ["param", "tags", "when"],
-  });
-  const source = readFileSync(join(repo.dir, "tools/plain.ts"), "utf8");
-  assert.match(source, /ctx\.sessionId \+ " " \+ ctx\.env\["TOKEN_X"\]/);
-  assert.doesNotMatch(source, /from "zod"/);
-  const call = await beeuni(repo.dir, [
-    "tools",
-    "call",
-    "plain",
-    "--args",
-    '{"param":"p"}',
-    "--session",
-    "s1",
-  ], { env: { TOKEN_X: "tx" } });
-  assert.equal(call.code, 0, call.stderr);
-  assert.match(call.stdout, /result p s1 tx/);
-});
+      // parameters: what opencode hands the model.
+      const ext = fixture.file.endsWith(".js") ? ".js" : ".ts";
+      for (const [name, exportName] of Object.entries(fixture.tools)) {
+        const module = exportName === "default"
+          ? `tools/${fixture.file}`
+          : `tools/${name}${ext}`;
+        const url = pathToFileURL(join(repo.dir, module)).href;
+        if (fixture.noLoad) {
+          await assert.rejects(import(url), fixture.noLoad);
+          continue;
+        }
+        const { default: tool } = await import(url);
+        assert.deepEqual(tool.parameters, original.schemas[exportName], name);
+      }
 
-Deno.test("migrate refuses to overwrite a module or redeclare a tool, and --force overwrites (O3)", async () => {
-  await using repo = await tempRepo({
-    "beeuni.yaml": ROOT,
-    "tools/database.ts": "// mine\n",
-    "harnesses/opencode/tools/database.ts": DATABASE,
-    "harnesses/opencode/tools/memory.ts": DATABASE,
-  });
-  const result = await beeuni(repo.dir, ["tools", "migrate"]);
-  assert.equal(result.code, 1);
-  assert.match(
-    result.stderr,
-    /tools\/database\.ts exists: pass --force to overwrite it/,
-  );
-  assert.match(
-    result.stderr,
-    /"memory" is already declared under tools: \(a copy of a Beeuni tool: delete harnesses\/opencode\/tools\/memory\.ts instead, V11\)/,
-  );
-  assert.equal(readFileSync(join(repo.dir, "beeuni.yaml"), "utf8"), ROOT);
-  assert.equal(
-    readFileSync(join(repo.dir, "tools/database.ts"), "utf8"),
-    "// mine\n",
-  );
-  const forced = await beeuni(repo.dir, [
-    "tools",
-    "migrate",
-    "--force",
-    "harnesses/opencode/tools/database.ts",
-  ]);
-  assert.equal(forced.code, 0, forced.stderr);
-  assert.match(
-    readFileSync(join(repo.dir, "tools/database.ts"), "utf8"),
-    /Query the project database/,
-  );
+      // execute: the same output as the original's for the same arguments.
+      for (const [i, call] of fixture.calls.entries()) {
+        const run = await beeuni(repo.dir, [
+          "tools",
+          "call",
+          call.tool,
+          "--args",
+          JSON.stringify(call.args),
+          "--session",
+          ORACLE_CONTEXT.sessionID,
+        ], { env: ENV });
+        const expect = call.expect ?? { same: true };
+        if ("error" in expect) {
+          assert.equal(run.code, 1, run.stdout);
+          assert.match(run.stderr, expect.error);
+          continue;
+        }
+        const reference = original.outputs[i];
+        assert.ok("text" in reference, JSON.stringify(reference));
+        const text = "lost" in expect
+          ? reference.text.replace(expect.lost[0], expect.lost[1])
+          : reference.text;
+        assert.notEqual("lost" in expect && text === reference.text, true);
+        assert.equal(run.stderr, "");
+        assert.equal(run.stdout, text.endsWith("\n") ? text : `${text}\n`);
+      }
+    });
+  }
 });

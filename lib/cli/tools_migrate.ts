@@ -1,30 +1,25 @@
 /**
- * `beeuni tools migrate [FILE…] [--force]` (O1–O3): moves opencode custom
+ * `beeuni tools migrate [FILE…] [--force]` (O1–O4): moves opencode custom
  * tools from `harnesses/opencode/tools/` into the project as plain tool
- * modules under `tools/`, declares them under `tools:` in the root
- * `beeuni.yaml`, and lists what needs converting by hand. The originals stay
- * in place until the user deletes them.
+ * modules under `tools/`, declares them under `tools:` in the manifest, and
+ * lists what needs converting by hand. The originals stay in place until
+ * the user deletes them.
  *
  * @module
  */
 
 import { randomBytes } from "node:crypto";
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import {
-  BEEUNI_TOOLS,
-  isBeeuniTool,
-  isHarnessTool,
-  LEGACY_TOOLS_DIR,
-} from "../manifest/mod.ts";
+import process from "node:process";
 import {
   type Command,
   type CommandIo,
@@ -32,14 +27,19 @@ import {
   UsageError,
 } from "./command.ts";
 import {
-  addManifestEntries,
-  type ManifestEntry,
-  migrateSource,
-  reexportSource,
+  importToolSchemas,
+  type MigrateFile,
+  type MigrateOutcome,
+  type MigratePlan,
+  planMigrate,
 } from "../migrate/mod.ts";
-import { loadProject } from "../project/mod.ts";
-
-const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+import {
+  loadProject,
+  loadSourceParser,
+  MAX_SOURCE_BYTES,
+  type SourceParser,
+} from "../project/mod.ts";
+import { LEGACY_TOOLS_DIR } from "../manifest/mod.ts";
 
 /** Writes `text` to `path` through a temporary file in the same folder and a rename. */
 function writeAtomic(path: string, text: string): void {
@@ -60,16 +60,22 @@ function writeAtomic(path: string, text: string): void {
 const USAGE = `Usage: beeuni tools migrate [FILE...] [--force] [--manifest PATH]
 
 Moves opencode custom tools from ${LEGACY_TOOLS_DIR}/ into the project so
-both harnesses run them (O1-O3). For each file (default: every .ts and .js
+both harnesses run them (O1-O4). For each file (default: every .ts and .js
 file directly in that folder):
   - tool({ description, args, execute }) and plain { description, args,
     execute } exports become plain objects whose parameters is the JSON
-    Schema of the zod args;
-  - process.env.X in execute becomes context.env.X;
-  - the @opencode-ai/plugin and zod imports go;
+    Schema opencode hands the model for the zod args; to compute it the file
+    is imported with opencode's plugin package (the project's, or one npm
+    installs once into the toolkit's cache folder);
+  - in execute, opencode's context fields become the project tool's
+    (sessionID -> sessionId, abort -> signal, worktree -> directory),
+    process.env becomes context.env, and a { title, output, metadata }
+    result becomes its output;
+  - the @opencode-ai/plugin and zod imports go; relative imports still work
+    (helpers in the same folder are copied beside the tool);
   - the file goes to tools/<file>.ts (a named export X becomes the tool
     <file>_X, served by tools/<file>_X.ts), declared under tools: in the
-    root beeuni.yaml.
+    manifest.
 What it cannot convert is listed with file:line. The originals stay where
 they are: delete them once the tools work (until then opencode loads them and
 they win over the hosted tools, O2).
@@ -79,7 +85,133 @@ Options:
   --manifest PATH    the root manifest (default: found from the current folder)
 `;
 
-/** `beeuni tools migrate`: legacy opencode tools into project tools (O1–O3). */
+/** The files to migrate: the positionals, or every tool file of the legacy folder. */
+function filesToMigrate(
+  root: string,
+  cwd: string,
+  positionals: string[],
+): string[] {
+  if (positionals.length > 0) {
+    return positionals.map((file) => resolve(cwd, file));
+  }
+  const legacyDir = join(root, LEGACY_TOOLS_DIR);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(legacyDir).sort();
+  } catch {
+    // No folder.
+  }
+  return entries.filter((entry) => /\.(ts|js)$/.test(entry))
+    .map((entry) => join(legacyDir, entry))
+    .filter((path) => statSync(path).isFile());
+}
+
+/** Reads a repo-relative file, or undefined when it is not a readable file. */
+function reader(root: string): (path: string) => string | undefined {
+  return (path) => {
+    try {
+      const full = join(root, path);
+      if (!statSync(full).isFile()) return undefined;
+      return readFileSync(full, "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The lines printed for one file. */
+function outcomeLines(
+  outcome: MigrateOutcome,
+  manifestFile: string | undefined,
+): { out: string[]; err: string[] } {
+  const checks = outcome.notes.map((note) =>
+    `  check   ${note.file}:${note.line}: ${note.message}`
+  );
+  if (outcome.copiedTo) {
+    return {
+      out: [
+        `  ✓  Copied ${outcome.path} to ${outcome.copiedTo} (a helper the migrated tools import)`,
+      ],
+      err: [],
+    };
+  }
+  if (!outcome.migrated) {
+    return {
+      out: [],
+      err: [
+        `  ✗  Not migrated ${outcome.path}`,
+        ...outcome.problems.map((problem) => `  ${problem}`),
+        ...checks,
+      ],
+    };
+  }
+  return {
+    out: [
+      `  ✓  Migrated ${outcome.path}`,
+      ...outcome.writes.map((write) =>
+        write.kind === "helper"
+          ? `  copied  ${write.path} (a helper it imports, from ${write.from})`
+          : `  wrote   ${write.path}`
+      ),
+      ...outcome.tools.map((tool) =>
+        `  set     ${manifestFile}: tools.${tool.name}: ${tool.module}`
+      ),
+      ...checks,
+    ],
+    err: [],
+  };
+}
+
+/** Writes the plan's files, then the manifest, each atomically. */
+function writePlan(root: string, plan: MigratePlan): void {
+  for (const outcome of plan.files) {
+    for (const write of outcome.writes) {
+      writeAtomic(join(root, write.path), write.text);
+    }
+  }
+  if (plan.manifest && plan.manifest.after !== plan.manifest.before) {
+    writeAtomic(join(root, plan.manifest.path), plan.manifest.after);
+  }
+}
+
+/** Reads and parses each file; the paths are repo-relative from here on. */
+function readFiles(
+  root: string,
+  paths: string[],
+  parse: SourceParser,
+): MigrateFile[] {
+  const realRoot = resolve(root);
+  return paths.map((full) => {
+    const path = relative(realRoot, full).split(sep).join("/");
+    if (path.startsWith("..")) {
+      throw new UsageError(`"${full}" is outside the project`);
+    }
+    let src: string;
+    try {
+      if (statSync(full).size > MAX_SOURCE_BYTES) {
+        return {
+          path,
+          src: "",
+          parsed: {
+            line: 1,
+            col: 1,
+            message: `the file is over ${MAX_SOURCE_BYTES} bytes`,
+          },
+        };
+      }
+      src = readFileSync(full, "utf8");
+    } catch {
+      return {
+        path,
+        src: "",
+        parsed: { line: 1, col: 1, message: "file not found" },
+      };
+    }
+    return { path, src, parsed: parse(path, src) };
+  });
+}
+
+/** `beeuni tools migrate`: legacy opencode tools into project tools (O1–O4). */
 export const toolsMigrateCommand: Command = {
   name: "tools migrate",
   summary:
@@ -95,156 +227,68 @@ export const toolsMigrateCommand: Command = {
       manifest: values.manifest as string | undefined,
     });
     const root = project.root;
-    const legacyDir = join(root, LEGACY_TOOLS_DIR);
-    let files: string[];
-    if (positionals.length > 0) {
-      files = positionals.map((file) => resolve(io.cwd, file));
-    } else {
-      let entries: string[] = [];
-      try {
-        entries = readdirSync(legacyDir).sort();
-      } catch {
-        // No folder.
-      }
-      files = entries.filter((entry) => /\.(ts|js)$/.test(entry)).map((
-        entry,
-      ) => join(legacyDir, entry));
-      if (files.length === 0) {
-        io.stdout(`nothing to migrate: ${LEGACY_TOOLS_DIR}/ has no tools\n`);
-        return 0;
-      }
+    const paths = filesToMigrate(root, io.cwd, positionals);
+    if (paths.length === 0) {
+      io.stdout(`nothing to migrate: ${LEGACY_TOOLS_DIR}/ has no tools\n`);
+      return 0;
     }
-    const declared = new Set<string>();
-    let toolsKey = false;
-    for (const file of project.manifest.files) {
-      if (file.hasToolsKey) toolsKey = true;
-      for (const entry of file.tools) declared.add(entry.name);
-    }
-    const rel = (path: string) => relative(root, path).split(sep).join("/");
-    const entries: ManifestEntry[] = [];
+    const parse = await loadSourceParser();
+    const files = readFiles(root, paths, parse);
+    await importToolSchemas(root, files, {
+      env: process.env,
+      say: (line) => io.stderr(`  ${line}\n`),
+    });
+    const plan = planMigrate({
+      manifest: project.manifest,
+      files,
+      read: reader(root),
+      parse,
+      force: values.force === true,
+    });
+    writePlan(root, plan);
     const out: string[] = [];
-    const originals: string[] = [];
-    const written: string[] = [];
-    let failed = 0;
-    const planned: { path: string; text: string }[] = [];
-    for (const file of files) {
-      const shown = rel(file);
-      if (shown.startsWith("..")) {
-        throw new UsageError(`"${file}" is outside the project`);
-      }
-      let src: string;
-      try {
-        src = readFileSync(file, "utf8");
-      } catch {
-        io.stderr(`  ✗  cannot read "${shown}": file not found\n`);
-        failed++;
-        continue;
-      }
-      const ext = file.endsWith(".js") ? ".js" : ".ts";
-      const base = basename(file).replace(/\.(ts|js)$/, "");
-      const result = migrateSource(basename(file), src);
-      const problems: string[] = [];
-      const files: { path: string; text: string }[] = [
-        { path: join(root, "tools", base + ext), text: result.source },
-      ];
-      const fileEntries: ManifestEntry[] = [];
-      for (const tool of result.tools) {
-        const module = tool.exportName === "default"
-          ? `tools/${base}${ext}`
-          : `tools/${tool.name}${ext}`;
-        if (tool.exportName !== "default") {
-          files.push({
-            path: join(root, module),
-            text: reexportSource(base + ext, tool.exportName),
-          });
-        }
-        if (!NAME.test(tool.name)) {
-          problems.push(
-            `"${tool.name}" is not a valid tool name (lowercase letters, digits and _, starting with a letter, V1): rename the file or export`,
-          );
-        } else if (isHarnessTool(tool.name)) {
-          problems.push(
-            `"${tool.name}" is a harness tool name (V2): rename the file or export`,
-          );
-        } else if (declared.has(tool.name)) {
-          problems.push(
-            `"${tool.name}" is already declared under tools:${
-              isBeeuniTool(tool.name)
-                ? ` (a copy of a Beeuni tool: delete ${shown} instead, V11)`
-                : ""
-            }`,
-          );
-        }
-        fileEntries.push({
-          name: tool.name,
-          value: module,
-          comment: `migrated from ${shown}`,
-        });
-      }
-      if (result.tools.length === 0) {
-        problems.push(
-          "no tool export found (export default tool({...}) or export const X = tool({...})): move it by hand",
-        );
-      }
-      if (!values.force) {
-        for (const target of files) {
-          if (existsSync(target.path)) {
-            problems.push(
-              `${rel(target.path)} exists: pass --force to overwrite it`,
-            );
-          }
-        }
-      }
-      if (problems.length > 0) {
-        failed++;
-        io.stderr(`  ✗  Not migrated ${shown}\n`);
-        for (const problem of problems) io.stderr(`  ${problem}\n`);
-        continue;
-      }
-      for (const entry of fileEntries) declared.add(entry.name);
-      planned.push(...files);
-      entries.push(...fileEntries);
-      originals.push(shown);
-      out.push(`  ✓  Migrated ${shown}`);
-      for (const target of files) out.push(`  wrote   ${rel(target.path)}`);
-      for (const entry of fileEntries) {
-        out.push(
-          `  set     ${project.manifest.manifestPath}: tools.${entry.name}: ${entry.value}`,
-        );
-      }
-      for (const note of result.notes) {
-        out.push(`  check   ${shown}:${note.line}: ${note.message}`);
-      }
+    const err: string[] = [];
+    for (const outcome of plan.files) {
+      const lines = outcomeLines(outcome, plan.manifest?.path);
+      out.push(...lines.out);
+      err.push(...lines.err);
     }
-    if (entries.length > 0) {
-      const manifestFile = join(root, project.manifest.manifestPath);
-      const text = readFileSync(manifestFile, "utf8");
-      const updated = addManifestEntries(
-        text,
-        entries,
-        toolsKey ? [] : BEEUNI_TOOLS,
-      );
-      for (const target of planned) {
-        writeAtomic(target.path, target.text);
-        written.push(rel(target.path));
-      }
-      writeAtomic(manifestFile, updated);
-      const first = entries[0].name;
-      io.stdout(
-        [
-          ...out,
-          "",
-          "Next:",
-          "  1. Review the files above; each check line needs a look by hand.",
-          `  2. beeuni validate && beeuni tools call ${first} --args '{}'`,
-          `  3. Delete the originals once the tools work: git rm ${
-            originals.join(" ")
-          }`,
-          "     (until then opencode still loads them, and they win over the hosted tools: O2)",
-          "",
-        ].join("\n"),
+    if (err.length > 0) io.stderr(err.join("\n") + "\n");
+    const migrated = plan.files.filter((file) => file.migrated);
+    if (migrated.length > 0) {
+      out.push(
+        ...await nextSteps(io, values.manifest as string | undefined, migrated),
       );
     }
-    return failed > 0 ? 1 : 0;
+    if (out.length > 0) io.stdout(out.join("\n") + "\n");
+    return plan.files.some((file) => file.problems.length > 0) ? 1 : 0;
   },
 };
+
+/** The closing lines: what is left to do, and how to check the result. */
+async function nextSteps(
+  io: CommandIo,
+  manifest: string | undefined,
+  migrated: MigrateOutcome[],
+): Promise<string[]> {
+  const after = await loadProject({ cwd: io.cwd, manifest });
+  const errors = after.diagnostics.filter((d) => d.severity === "error");
+  const first = migrated[0].tools[0].name;
+  return [
+    "",
+    ...(errors.length > 0
+      ? [
+        "Left to do (beeuni validate reports these errors):",
+        ...errors.map((d) => `  ${d.file}:${d.line}:${d.col}: ${d.message}`),
+        "",
+      ]
+      : []),
+    "Next:",
+    "  1. Review the files above; each check line needs a look by hand.",
+    `  2. beeuni validate && beeuni tools call ${first} --args '{}'`,
+    `  3. Delete the originals once the tools work: git rm ${
+      migrated.map((file) => file.path).join(" ")
+    }`,
+    "     (until then opencode still loads them, and they win over the hosted tools: O2)",
+  ];
+}

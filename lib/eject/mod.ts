@@ -5,8 +5,6 @@
  */
 
 export {
-  addToolEntry,
-  addToolsKey,
   ejectComment,
   ejectedPath,
   ejectOutput,
@@ -14,5 +12,4 @@ export {
   type EjectRequest,
   planEject,
   readBuiltinSource,
-  setToolValue,
 } from "./plan_eject.ts";

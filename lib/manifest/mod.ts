@@ -88,3 +88,8 @@ export {
   type ToolsJsonTool,
 } from "./tools_table.ts";
 export { nearestName } from "./nearest_name.ts";
+export {
+  editManifestTools,
+  type ManifestEditOptions,
+  type ToolsEntry,
+} from "./edit_manifest.ts";

@@ -36,6 +36,11 @@ export interface ProjectFacts {
   modules: Record<string, ModuleFacts>;
   /** File names (not paths) found in `harnesses/opencode/tools/` (V11). */
   legacyTools: string[];
+  /**
+   * The tool names opencode gives the named exports of those files (O4:
+   * `<file>_<export>`), by file name, where one may be a Beeuni tool's (V11).
+   */
+  legacyToolNames?: Record<string, string[]>;
 }
 
 /** The folder the standard harness loads its own custom tools from (V11). */
@@ -187,6 +192,15 @@ export function validate(
         "warning",
         "V11",
         `only the standard harness loads "${name}"; to run it in both harnesses, turn it into a plain { description, parameters, execute } module and declare it under \`tools:\``,
+      );
+    }
+    for (const tool of facts.legacyToolNames?.[name] ?? []) {
+      if (tool === base || !isBeeuniTool(tool)) continue;
+      report(
+        at,
+        "warning",
+        "V11",
+        `"${name}" exports the tool "${tool}" (opencode names each named export <file>_<export>): in the standard harness it shadows the hosted "${tool}" tool, so sessions run this copy; delete or rename that export`,
       );
     }
   }

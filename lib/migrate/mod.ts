@@ -1,16 +1,23 @@
 /**
  * `beeuni tools migrate` (O1-O3): opencode custom tools become project
- * tools.
+ * tools, read with a real TypeScript parser, their `parameters` computed
+ * with real zod as opencode does.
  *
  * @module
  */
 
 export {
-  addManifestEntries,
-  type ManifestEntry,
-  type MigratedTool,
+  type ExportSchema,
+  type ImportedSchemas,
+  importToolSchemas,
+  type MigrateFile,
   type MigrateNote,
-  type MigrateResult,
-  migrateSource,
+  type MigrateOutcome,
+  type MigratePlan,
+  type MigrateRequest,
+  type MigrateWrite,
+  planMigrate,
+  PLUGIN_VERSION,
+  pluginCacheDir,
   reexportSource,
 } from "./migrate_source.ts";

@@ -17,6 +17,7 @@ import {
 import { basename, dirname, join, sep } from "node:path";
 import { locateManifest } from "./locate_manifest.ts";
 import {
+  BEEUNI_TOOLS,
   type Diagnostic,
   LEGACY_TOOLS_DIR,
   type Manifest,
@@ -57,6 +58,34 @@ export interface LoadProjectOptions {
    * process shortens its start.
    */
   tracking?: boolean;
+}
+
+/**
+ * The tool names opencode gives the files of the legacy folder whose named
+ * exports may make a Beeuni tool's name (O4: `image.ts` exporting `search`
+ * is `image_search`), by file name. Only such files are read, and only
+ * then is the parser loaded (V11).
+ */
+async function legacyToolNames(
+  root: string,
+  files: readonly string[],
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const name of files) {
+    const base = /^(.+)\.(ts|js)$/.exec(name)?.[1];
+    if (!base || !BEEUNI_TOOLS.some((tool) => tool.startsWith(`${base}_`))) {
+      continue;
+    }
+    let src: string;
+    try {
+      src = readFileSync(join(root, LEGACY_TOOLS_DIR, name), "utf8");
+    } catch {
+      continue;
+    }
+    const { opencodeToolNames } = await import("./opencode_tool_source.ts");
+    out[name] = await opencodeToolNames(name, src);
+  }
+  return out;
 }
 
 function isInside(root: string, path: string): boolean {
@@ -149,7 +178,12 @@ export async function loadProject(
   } catch {
     // No such folder: nothing to warn about.
   }
-  const facts: ProjectFacts = { modules, legacyTools };
+  const names = await legacyToolNames(root, legacyTools);
+  const facts: ProjectFacts = {
+    modules,
+    legacyTools,
+    ...(Object.keys(names).length > 0 ? { legacyToolNames: names } : {}),
+  };
 
   const diagnostics = sortDiagnostics(manifest, [
     ...manifest.diagnostics,

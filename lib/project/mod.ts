@@ -1,7 +1,8 @@
 /**
  * The project stage: finds a project's root manifest (M1), reads it and
  * its imports from disk, gathers what the validator needs to know about the
- * files (existence, symlinks, git), and validates and resolves it.
+ * files (existence, symlinks, git, the legacy opencode folder), and
+ * validates and resolves it.
  *
  * @module
  */
@@ -16,3 +17,25 @@ export {
   type LoadProjectOptions,
   type Project,
 } from "./load_project.ts";
+export {
+  children,
+  findTools,
+  isParseFailure,
+  isPluginSource,
+  isZodSource,
+  keyName,
+  loadSourceParser,
+  type Loc,
+  MAX_SOURCE_BYTES,
+  type Node,
+  opencodeToolName,
+  opencodeToolNames,
+  type ParsedSource,
+  type ParseFailure,
+  property,
+  type SourceParser,
+  type ToolExport,
+  type ToolSource,
+  unwrap,
+  walk,
+} from "./opencode_tool_source.ts";

@@ -1,0 +1,118 @@
+// The parameters migrate writes, checked against real opencode 1.18.33:
+// the same fixture files in opencode's config folder, listed by
+// `opencode serve` at GET /experimental/tool (what the model is handed).
+
+import assert from "node:assert/strict";
+import { copyFileSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { tempRepo } from "./_helpers.ts";
+import { FIXTURES, migrate } from "./_migrate_oracle.ts";
+import { npmPackage } from "./_npm_cache.ts";
+import { freePort, installOpencode, opencodeHome } from "./_opencode.ts";
+
+/** Fixture files and the tools opencode makes of them, with their modules after migrate. */
+const CHECKED: Record<string, Record<string, string>> = {
+  "database.ts": { database: "tools/database.ts" },
+  "severity.ts": { severity: "tools/severity.ts" },
+  "defaults.ts": { defaults: "tools/defaults.ts" },
+  "raw_schema.ts": { raw_schema: "tools/raw_schema.ts" },
+  "math.ts": { math_add: "tools/math_add.ts" },
+  "report.ts": { report: "tools/report.ts" },
+};
+
+type Listed = { id: string; parameters: unknown }[];
+
+/** Starts `opencode serve` and returns its tool list once `ids` are all in it. */
+async function listTools(
+  home: Awaited<ReturnType<typeof opencodeHome>>,
+  cwd: string,
+  ids: string[],
+): Promise<Listed> {
+  const port = freePort();
+  const child = new Deno.Command(await installOpencode(), {
+    args: ["serve", "--port", String(port), "--hostname", "127.0.0.1"],
+    cwd,
+    env: home.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    // A wait for a loaded machine, not a timing check.
+    const deadline = Date.now() + 240_000;
+    while (true) {
+      if (Date.now() > deadline) {
+        throw new Error("opencode serve did not list the tools in time");
+      }
+      try {
+        const response = await fetch(
+          `http://127.0.0.1:${port}/experimental/tool?provider=anthropic&model=claude-sonnet-4`,
+          { signal: AbortSignal.timeout(30_000) },
+        );
+        if (response.ok) {
+          const listed = await response.json() as Listed;
+          if (ids.every((id) => listed.some((tool) => tool.id === id))) {
+            return listed;
+          }
+        } else await response.body?.cancel();
+      } catch {
+        // Not up yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
+}
+
+Deno.test({
+  name:
+    "the parameters migrate writes equal what opencode serve hands the model for the same files (O3)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using home = await opencodeHome();
+    // opencode installs the plugin package into its config folder before it
+    // loads tool files; a copy of the tests' install spares it the registry.
+    cpSync(
+      await npmPackage("@opencode-ai/plugin", "1.18.33"),
+      join(home.configDir, "node_modules"),
+      { recursive: true },
+    );
+    writeFileSync(
+      join(home.configDir, "package.json"),
+      '{ "dependencies": { "@opencode-ai/plugin": "1.18.33" } }\n',
+    );
+    await using repo = await tempRepo({
+      "beeuni.yaml": "tools:\n  memory: beeuni:memory\n",
+    });
+    const legacy = join(repo.dir, "harnesses/opencode/tools");
+    const opencodeTools = join(home.configDir, "tools");
+    mkdirSync(legacy, { recursive: true });
+    mkdirSync(opencodeTools, { recursive: true });
+    for (const file of Object.keys(CHECKED)) {
+      copyFileSync(join(FIXTURES, file), join(legacy, file));
+      copyFileSync(join(FIXTURES, file), join(opencodeTools, file));
+    }
+    const result = await migrate(repo.dir);
+    assert.equal(result.code, 0, result.stderr);
+    const expected = Object.values(CHECKED).flatMap((tools) =>
+      Object.entries(tools)
+    );
+    const listed = await listTools(
+      home,
+      repo.dir,
+      expected.map(([id]) => id),
+    );
+    for (const [id, module] of expected) {
+      const { default: tool } = await import(
+        pathToFileURL(join(repo.dir, module)).href
+      );
+      const served = listed.find((tool) => tool.id === id)!;
+      assert.deepEqual(tool.parameters, served.parameters, id);
+    }
+  },
+});
