@@ -8,6 +8,7 @@
  */
 
 import { Worker } from "node:worker_threads";
+import type { ContentBlock } from "./_host_content.ts";
 
 const WORKER_URL = new URL("./_host_boot.js", import.meta.url);
 
@@ -31,8 +32,27 @@ export type LoadReport =
 
 /** The outcome of one call as the worker reports it. */
 export type RawOutcome =
-  | { ok: true; output: string }
+  | {
+    ok: true;
+    output: string;
+    /** The content blocks the tool returned, if it returned blocks. */
+    content?: ContentBlock[];
+    /** The `structuredContent` returned with the blocks. */
+    structured?: Record<string, unknown>;
+    /** Whether `output` is the JSON of a plain object. */
+    json?: true;
+  }
   | { ok: false; status: "error" | "timeout" | "aborted"; error: string };
+
+/** A progress report of a running call. */
+export interface ProgressUpdate {
+  /** How much is done. */
+  progress: number;
+  /** How much there is in all, when known. */
+  total?: number;
+  /** What is going on. */
+  message?: string;
+}
 
 /** Options shared by the workers. */
 export interface PoolOptions {
@@ -44,19 +64,50 @@ export interface PoolOptions {
   idleMs?: number;
   /** Where worker-side problems (unhandled rejections, exits) are logged. */
   log: (line: string) => void;
+  /** Send what tools print to standard output to standard error instead. */
+  stdoutToStderr?: boolean;
 }
 
-/** A call's result from a worker: `[id, ok, output or error]`. */
-type ResultMessage = [number, boolean, string];
+/**
+ * A call's result from a worker: `[id, ok, output or error, extra]`, where
+ * `extra` is 1 when the output is a plain object's JSON, or the content
+ * blocks the tool returned.
+ */
+type ResultMessage = [
+  number,
+  boolean,
+  string,
+  (1 | { content: ContentBlock[]; structured?: Record<string, unknown> })?,
+];
 
-/** A call for a worker: `[id, args, sessionId, agent, secrets]`. */
+/** A call for a worker: `[id, args, sessionId, agent, secrets, progress]`. */
 type CallMessage = [
   number,
   unknown,
   string,
   string,
   Record<string, string> | undefined,
+  1?,
 ];
+
+/** A worker's result as the host's raw outcome. */
+function rawOutcome(
+  ok: boolean,
+  text: string,
+  extra: ResultMessage[3],
+): RawOutcome {
+  if (!ok) return { ok: false, status: "error", error: text };
+  if (extra === undefined) return { ok: true, output: text };
+  if (extra === 1) return { ok: true, output: text, json: true };
+  return extra.structured === undefined
+    ? { ok: true, output: text, content: extra.content }
+    : {
+      ok: true,
+      output: text,
+      content: extra.content,
+      structured: extra.structured,
+    };
+}
 
 /** How long a worker has to answer a ping before it is deemed stuck. */
 const PING_MS = 2_000;
@@ -106,9 +157,9 @@ interface Started {
   ready: boolean;
 }
 
-function startRun(heapMb: number): Started {
+function startRun(heapMb: number, stdoutToStderr?: boolean): Started {
   const started: Started = {
-    worker: spawn({ mode: "run" }, heapMb),
+    worker: spawn({ mode: "run", stdoutToStderr }, heapMb),
     ready: false,
   };
   const onReady = (msg: Record<string, unknown>) => {
@@ -126,18 +177,20 @@ function startRun(heapMb: number): Started {
  */
 export class SpareWorkers {
   #heapMb: number;
+  #stdoutToStderr?: boolean;
   #spare?: Started;
   #refill?: ReturnType<typeof setTimeout>;
   #closed = false;
 
-  constructor(heapMb: number) {
+  constructor(heapMb: number, stdoutToStderr?: boolean) {
     this.#heapMb = heapMb;
+    this.#stdoutToStderr = stdoutToStderr;
   }
 
   /** Starts the reserve worker if there is none. */
   fill(): void {
     if (this.#closed || this.#spare) return;
-    this.#spare = startRun(this.#heapMb);
+    this.#spare = startRun(this.#heapMb, this.#stdoutToStderr);
     this.#spare.worker.on("error", () => {});
     this.#spare.worker.on("exit", () => {
       this.#spare = undefined;
@@ -148,7 +201,7 @@ export class SpareWorkers {
   take(): Started {
     const spare = this.#spare;
     this.#spare = undefined;
-    if (!spare) return startRun(this.#heapMb);
+    if (!spare) return startRun(this.#heapMb, this.#stdoutToStderr);
     spare.worker.removeAllListeners("exit");
     spare.worker.removeAllListeners("error");
     clearTimeout(this.#refill);
@@ -222,7 +275,8 @@ function loadIn(
   loader?: Worker,
 ): Promise<string> {
   return new Promise((resolve) => {
-    const worker = loader ?? startLoader(options.heapMb);
+    const worker = loader ??
+      startLoader(options.heapMb, options.stdoutToStderr);
     let settled = false;
     const finish = (how: string) => {
       if (settled) return;
@@ -251,14 +305,15 @@ function loadIn(
  * Starts a loader worker ahead of {@linkcode loadModules}, so that its start
  * overlaps reading the manifest.
  */
-export function startLoader(heapMb: number): Worker {
-  return spawn({ mode: "load" }, heapMb);
+export function startLoader(heapMb: number, stdoutToStderr?: boolean): Worker {
+  return spawn({ mode: "load", stdoutToStderr }, heapMb);
 }
 
 interface Pending {
   resolve: (outcome: RawOutcome) => void;
   deadline: Deadline;
   ticket: CallTicket;
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /** One call's timeout in a {@linkcode Deadlines} set. */
@@ -387,7 +442,7 @@ export class ToolWorker {
 
   #start(): Worker {
     const started = this.#options.spares?.take() ??
-      startRun(this.#options.heapMb);
+      startRun(this.#options.heapMb, this.#options.stdoutToStderr);
     const worker = started.worker;
     post(worker, {
       t: "init",
@@ -404,14 +459,11 @@ export class ToolWorker {
         // One result, or several sent together.
         const results =
           (Array.isArray(msg[0]) ? msg : [msg]) as ResultMessage[];
-        for (const [id, ok, text] of results) {
-          this.#settle(
-            id,
-            ok
-              ? { ok: true, output: text }
-              : { ok: false, status: "error", error: text },
-          );
+        for (const [id, ok, text, extra] of results) {
+          this.#settle(id, rawOutcome(ok, text, extra));
         }
+      } else if (msg.t === "progress") {
+        this.#progress(msg.u as [number, number, number?, string?][]);
       } else if (msg.t === "ready") {
         this.#ready = true;
         if (this.#checkWhenReady) {
@@ -441,6 +493,26 @@ export class ToolWorker {
     });
     this.#worker = worker;
     return worker;
+  }
+
+  /** Hands each progress report to its call's listener. */
+  #progress(updates: [number, number, number?, string?][]): void {
+    for (const [id, progress, total, message] of updates) {
+      const listener = this.#pending.get(id)?.onProgress;
+      if (!listener) continue;
+      const update: ProgressUpdate = { progress };
+      if (total !== undefined && total !== null) update.total = total;
+      if (message !== undefined && message !== null) update.message = message;
+      try {
+        listener(update);
+      } catch (error) {
+        this.#options.log(
+          `[tools] ${this.#name}: progress listener failed: ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+        );
+      }
+    }
   }
 
   #settle(id: number, outcome: RawOutcome): void {
@@ -496,6 +568,7 @@ export class ToolWorker {
     secrets: Record<string, string> | undefined,
     timeoutMs: number,
     ticket: CallTicket,
+    onProgress?: (update: ProgressUpdate) => void,
   ): Promise<RawOutcome> {
     if (this.#closed) {
       return Promise.resolve({
@@ -515,7 +588,15 @@ export class ToolWorker {
       // A health check is under way: wait for its verdict, so the call does
       // not land in a worker about to be replaced.
       return new Promise<void>((resume) => this.#held.push(resume)).then(() =>
-        this.call(args, sessionId, agent, secrets, timeoutMs, ticket)
+        this.call(
+          args,
+          sessionId,
+          agent,
+          secrets,
+          timeoutMs,
+          ticket,
+          onProgress,
+        )
       );
     }
     const worker = this.#worker ?? this.#start();
@@ -531,13 +612,17 @@ export class ToolWorker {
         });
         this.#check();
       });
-      this.#pending.set(id, { resolve, deadline, ticket });
+      this.#pending.set(id, { resolve, deadline, ticket, onProgress });
       ticket.cancel = () => this.abort(id);
       // A call to an idle worker goes at once. While the worker is busy
       // with earlier calls, the calls made until the next turn of the
       // event loop (each HTTP request has a turn of its own) go together
       // in one message: one post, one clone and one wake-up for all.
-      this.#outbox.push([id, args, sessionId, agent, secrets]);
+      this.#outbox.push(
+        onProgress
+          ? [id, args, sessionId, agent, secrets, 1]
+          : [id, args, sessionId, agent, secrets],
+      );
       if (this.#pending.size <= 1) this.#flush(worker);
       else if (this.#outbox.length === 1) {
         this.#flushTimer = setTimeout(() => this.#flush(worker), 0);

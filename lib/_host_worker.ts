@@ -17,11 +17,13 @@
 import { parentPort, workerData } from "node:worker_threads";
 import process from "node:process";
 import { resultText, stripAnsi, thrownMessage } from "./_host_output.ts";
+import { contentReturn, contentText, isPlainObject } from "./_host_content.ts";
 
 /**
- * A call: `[id, args, sessionId, agent, secrets]`. A bare array keeps the
- * message small; `secrets` (the granted ones, read for this call) is
- * `undefined` when the agent has none.
+ * A call: `[id, args, sessionId, agent, secrets, progress]`. A bare array
+ * keeps the message small; `secrets` (the granted ones, read for this call)
+ * is `undefined` when the agent has none; `progress` is 1 when the caller
+ * wants the tool's progress reports.
  */
 type CallMessage = [
   number,
@@ -29,6 +31,7 @@ type CallMessage = [
   string,
   string,
   Record<string, string> | undefined,
+  1?,
 ];
 
 /** A message from the host. */
@@ -56,6 +59,7 @@ const data = workerData as {
   mode: "load" | "run";
   name?: string;
   url?: string;
+  stdoutToStderr?: boolean;
 };
 /** The base of every call's `context.env`, sent once with `init`. */
 let baseEnv: Record<string, string> = {};
@@ -63,16 +67,76 @@ let directory = "";
 
 const send = (message: unknown): void => port.postMessage(message);
 
+// Where the process's standard output carries a protocol (`beeuni mcp`),
+// what a tool prints goes to standard error instead.
+if (data.stdoutToStderr) {
+  const toStderr = (...values: unknown[]) => console.error(...values);
+  for (const key of ["log", "info", "debug", "dir", "dirxml", "table"]) {
+    try {
+      (console as unknown as Record<string, unknown>)[key] = toStderr;
+    } catch {
+      // A frozen console keeps its own.
+    }
+  }
+  try {
+    process.stdout.write = process.stderr.write.bind(
+      process.stderr,
+    ) as typeof process.stdout.write;
+  } catch {
+    // As above.
+  }
+}
+
+/**
+ * A result: `[id, ok, text, extra]`; `extra` is 1 when `text` is the JSON of
+ * a plain object, or the content blocks the tool returned.
+ */
+type ResultMessage = [number, boolean, string, ResultExtra?];
+type ResultExtra = 1 | {
+  content: unknown[];
+  structured?: Record<string, unknown>;
+};
+
 // Results ready in the same turn go back in one message.
-let results: [number, boolean, string][] = [];
+let results: ResultMessage[] = [];
 function flushResults(): void {
   const batch = results;
   results = [];
   port.postMessage(batch.length === 1 ? batch[0] : batch);
 }
-function sendResult(id: number, ok: boolean, text: string): void {
-  results.push([id, ok, text]);
+function sendResult(
+  id: number,
+  ok: boolean,
+  text: string,
+  extra?: ResultExtra,
+): void {
+  results.push(extra === undefined ? [id, ok, text] : [id, ok, text, extra]);
   if (results.length === 1) queueMicrotask(flushResults);
+}
+
+// Progress reports made in the same turn go in one message, the latest per
+// call: a tool reporting in a tight loop costs one message, not thousands.
+const progress = new Map<number, [number, number?, string?]>();
+function flushProgress(): void {
+  const updates = [...progress].map(([id, update]) => [id, ...update]);
+  progress.clear();
+  send({ t: "progress", u: updates });
+}
+
+/** `context.progress` where the caller asked for none. */
+const noProgress = (): void => {};
+
+/** `context.progress` of call `id`: values that are not finite numbers are dropped. */
+function progressFor(id: number) {
+  return (done: unknown, total?: unknown, message?: unknown): void => {
+    if (!running.has(id)) return;
+    if (typeof done !== "number" || !Number.isFinite(done)) return;
+    const update: [number, number?, string?] = [done];
+    if (typeof total === "number" && Number.isFinite(total)) update[1] = total;
+    if (typeof message === "string") update[2] = message.slice(0, 2000);
+    if (progress.size === 0) queueMicrotask(flushProgress);
+    progress.set(id, update);
+  };
 }
 
 // The loader checks that each tool's parameters compile with Ajv (T1, T8).
@@ -175,14 +239,6 @@ function packageName(text: string): string | undefined {
     if (match && !match[1].includes(":")) return match[1];
   }
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return false;
-  }
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** The module's tool, or the reason it is not one (T1, T8). */
@@ -292,10 +348,9 @@ function signalOf(entry: Running): AbortSignal {
 
 function contextFor(
   entry: Running,
-  sessionId: string,
-  agent: string,
-  secrets: Record<string, string> | undefined,
+  msg: CallMessage,
 ): Record<string, unknown> {
+  const [id, , sessionId, agent, secrets, wantsProgress] = msg;
   // Each call gets its own copy: a tool that edits its env does not leak
   // into the next call.
   const env = Object.assign({}, baseEnv);
@@ -308,11 +363,27 @@ function contextFor(
     get signal(): AbortSignal {
       return signalOf(entry);
     },
+    progress: wantsProgress === 1 ? progressFor(id) : noProgress,
   };
 }
 
+/** The text, and what else goes back, for a value `execute` returned (T3). */
+function shapeValue(value: unknown): [string, ResultExtra?] {
+  const blocks = contentReturn(value);
+  if (blocks) {
+    const extra: ResultExtra = { content: blocks.content };
+    // Through JSON, so what reaches the host is plain JSON data.
+    if (blocks.structured) {
+      extra.structured = JSON.parse(resultText(blocks.structured));
+    }
+    return [contentText(blocks.content), extra];
+  }
+  const text = resultText(value);
+  return isPlainObject(value) ? [text, 1] : [text];
+}
+
 async function run(msg: CallMessage): Promise<void> {
-  const [id, args, sessionId, agent, secrets] = msg;
+  const [id, args] = msg;
   const entry: Running = { aborted: false };
   running.set(id, entry);
   try {
@@ -323,18 +394,15 @@ async function run(msg: CallMessage): Promise<void> {
       return;
     }
     if (entry.aborted) return;
-    const value = await module.tool.execute(
-      args,
-      contextFor(entry, sessionId, agent, secrets),
-    );
-    let text: string;
+    const value = await module.tool.execute(args, contextFor(entry, msg));
+    let shaped: [string, ResultExtra?];
     try {
-      text = resultText(value);
+      shaped = shapeValue(value);
     } catch (error) {
       sendResult(id, false, thrownMessage(error));
       return;
     }
-    sendResult(id, true, text);
+    sendResult(id, true, shaped[0], shaped[1]);
   } catch (error) {
     sendResult(id, false, message(error));
   } finally {

@@ -51,11 +51,16 @@ import {
   Deadlines,
   loadModules,
   type ModuleRef,
+  type ProgressUpdate,
   type RawOutcome,
   SpareWorkers,
   startLoader,
   ToolWorker,
 } from "./_host_pool.ts";
+import { type ContentBlock, cutContent } from "./_host_content.ts";
+
+export type { ContentBlock, EmbeddedResource } from "./_host_content.ts";
+export type { ProgressUpdate } from "./_host_pool.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -83,6 +88,8 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** The harness whose visibility rules apply (A4, A6); default `experimental`. */
   harness?: Harness;
+  /** Send what tools print to standard output to standard error instead (for servers whose standard output is a protocol stream); default false. */
+  stdoutToStderr?: boolean;
 }
 
 /** A tool as an agent sees it. */
@@ -115,21 +122,69 @@ export interface CallRequest {
   signal?: AbortSignal;
   /** This call's timeout in milliseconds; default {@linkcode HostOptions.timeoutMs}. */
   timeoutMs?: number;
+  /**
+   * Receives the tool's progress reports (`context.progress(done, total?,
+   * message?)`); without it `context.progress` does nothing.
+   */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /** How a call ended. */
 export type CallOutcome =
   | {
     ok: true;
+    /** What the model reads (T3), cut when over a T6 limit. */
     output: string;
     truncated?: boolean;
     size?: number;
     path?: string;
+    /**
+     * The blocks, when the tool returned `{ content: [...] }` (text, image,
+     * audio, resource); after a cut (T6) the text blocks are replaced by the
+     * cut `output`.
+     */
+    content?: ContentBlock[];
+    /**
+     * The JSON object the tool returned (parsed from `output` when first
+     * read), or the `structuredContent` it returned with its blocks; absent
+     * after a cut.
+     */
+    structured?: Record<string, unknown>;
   }
   | {
     ok: false;
     status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
     error: string;
+  };
+
+/** What {@linkcode Host.subscribe} listeners receive. Never carries `context.env`, secrets or tokens. */
+export type HostEvent =
+  | {
+    type: "call-start";
+    /** This call's id, unique within the host. */
+    id: string;
+    name: string;
+    agent: string;
+    sessionId: string;
+    args: unknown;
+    /** Epoch milliseconds. */
+    startedAt: number;
+  }
+  | {
+    type: "call-end";
+    id: string;
+    name: string;
+    agent: string;
+    sessionId: string;
+    durationMs: number;
+    outcome: CallOutcome;
+  }
+  | {
+    type: "reload";
+    /** Whether the new manifest is now served. */
+    ok: boolean;
+    /** Whether what agents see changed. */
+    changed: boolean;
   };
 
 /** What {@linkcode Host.reload} did. */
@@ -166,6 +221,8 @@ export interface Host {
   reload(): Promise<ReloadResult>;
   /** Stops every worker; running calls end with an error. */
   close(): Promise<void>;
+  /** Every call's start and end, and every reload; returns an unsubscribe function. */
+  subscribe(listener: (event: HostEvent) => void): () => void;
   /** Same as {@linkcode Host.close}. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -224,7 +281,7 @@ async function buildRuntime(
   const reports = await loadModules(
     refs,
     options.loadTimeoutMs ?? 30_000,
-    { heapMb, log },
+    { heapMb, log, stdoutToStderr: options.stdoutToStderr },
     loader,
   );
   // The loader checked that each schema compiles; Ajv is loaded here only
@@ -318,6 +375,42 @@ function errorText(error: unknown): string {
 }
 
 /**
+ * The outcome of a call that ran: the shaped output (T6) with the blocks
+ * or the JSON object the tool returned. A JSON object is parsed from the
+ * output only when `structured` is first read.
+ */
+function withExtras(
+  shaped: Extract<CallOutcome, { ok: true }>,
+  raw: Extract<RawOutcome, { ok: true }>,
+): CallOutcome {
+  if (raw.content) {
+    shaped.content = shaped.truncated
+      ? cutContent(raw.content, shaped.output)
+      : raw.content;
+  }
+  if (shaped.truncated) return shaped;
+  if (raw.structured) shaped.structured = raw.structured;
+  else if (raw.json) {
+    const text = raw.output;
+    Object.defineProperty(shaped, "structured", {
+      enumerable: true,
+      configurable: true,
+      get(): Record<string, unknown> {
+        const value = JSON.parse(text);
+        Object.defineProperty(shaped, "structured", {
+          value,
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
+        return value;
+      },
+    });
+  }
+  return shaped;
+}
+
+/**
  * Creates a host for the project at `options.directory`: reads its
  * manifest, imports every tool module once to check it (T1, T8) and logs
  * the ones that did not load. Tools then run in workers of their own,
@@ -336,7 +429,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const harness: Harness = options.harness ?? "experimental";
   const heapMb = options.heapMb ?? 512;
   // Started now, so that it is up by the first call.
-  const spares = new SpareWorkers(heapMb);
+  const spares = new SpareWorkers(heapMb, options.stdoutToStderr);
   const defaultTimeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
   let tmpDir = options.tmpDir;
   const outputDir = async (): Promise<string> => {
@@ -350,7 +443,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // Starting a worker blocks this thread for a while: start the loader
   // first, so that it boots (and imports Ajv) while the manifest is read,
   // and the reserve worker while the loader imports the modules.
-  const loader = startLoader(heapMb);
+  const loader = startLoader(heapMb, options.stdoutToStderr);
   const projectLoaded = loadProject({
     cwd: options.directory,
     manifest: options.manifest,
@@ -373,6 +466,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
   let total = 0;
   let closed = false;
   let reloading: Promise<ReloadResult> | undefined;
+  const listeners = new Set<(event: HostEvent) => void>();
+  let callIds = 0;
+
+  function emit(event: HostEvent): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        log(`[tools] an event listener failed: ${errorText(error)}`);
+      }
+    }
+  }
 
   function logManifestErrors(diagnostics: Diagnostic[]): void {
     const errors = diagnostics.filter((d) => d.severity === "error");
@@ -509,6 +614,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           env: runtime.env,
           deadlines,
           directory: options.directory,
+          stdoutToStderr: options.stdoutToStderr,
         });
         runtime.workers.set(tool.name, worker);
       }
@@ -519,9 +625,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
         grantedSecrets(runtime, request.agent),
         timeoutOf(request.timeoutMs, defaultTimeout),
         ticket,
+        request.onProgress,
       );
       if (!raw.ok) return raw;
-      return await shapeOutput(tool.name, raw.output);
+      const shaped = await shapeOutput(tool.name, raw.output);
+      return raw.content || raw.json || raw.structured
+        ? withExtras(shaped as Extract<CallOutcome, { ok: true }>, raw)
+        : shaped;
     } finally {
       outer?.removeEventListener("abort", onOuterAbort);
       set.delete(ticket);
@@ -534,6 +644,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   async function call(request: CallRequest): Promise<CallOutcome> {
     const started = performance.now();
+    // Events cost nothing while no one listens.
+    const id = listeners.size > 0 ? String(++callIds) : undefined;
+    if (id !== undefined) {
+      emit({
+        type: "call-start",
+        id,
+        name: request.name,
+        agent: request.agent,
+        sessionId: request.sessionId,
+        args: request.args,
+        startedAt: Date.now(),
+      });
+    }
     let outcome: CallOutcome;
     if (closed) {
       outcome = {
@@ -559,6 +682,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
     log(
       `[tools] call ${request.name} agent=${request.agent} session=${request.sessionId} ${ms}ms ${result}`,
     );
+    if (id !== undefined) {
+      emit({
+        type: "call-end",
+        id,
+        name: request.name,
+        agent: request.agent,
+        sessionId: request.sessionId,
+        durationMs: performance.now() - started,
+        outcome,
+      });
+    }
     return outcome;
   }
 
@@ -581,7 +715,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         options,
         heapMb,
         log,
-        startLoader(heapMb),
+        startLoader(heapMb, options.stdoutToStderr),
       );
     } catch (error) {
       log(`[tools] reload refused: ${errorText(error)}`);
@@ -606,6 +740,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const changed = fingerprint(old) !== fingerprint(next);
     current = next;
     for (const line of describeLoadErrors(next.errors)) log(line);
+    // Announced now, not once the old runtime's calls have drained.
+    emit({ type: "reload", ok: true, changed });
     if (old.inflight > 0) {
       await new Promise<void>((resolve) => old.drained = resolve);
     }
@@ -642,9 +778,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
     running: () => total,
     reload(): Promise<ReloadResult> {
       const previous = reloading ?? Promise.resolve();
-      const next = previous.catch(() => {}).then(doReload);
+      const next = previous.catch(() => {}).then(doReload).then((result) => {
+        // A served reload was announced when the new tools took over.
+        if (!result.ok) emit({ type: "reload", ok: false, changed: false });
+        return result;
+      });
       reloading = next;
       return next;
+    },
+    subscribe(listener: (event: HostEvent) => void): () => void {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
     },
     async close(): Promise<void> {
       if (closed) return;

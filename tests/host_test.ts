@@ -220,9 +220,14 @@ Deno.test("a string result is sent as is, any other JSON value as indented JSON 
     empty: "",
   };
   for (const [mode, output] of Object.entries(expect)) {
+    // A plain object is also the outcome's structured value.
+    const structured = mode === "object"
+      ? { structured: JSON.parse(output) }
+      : {};
     assert.deepEqual(await call(p.host, "result", { mode }), {
       ok: true,
       output,
+      ...structured,
     }, mode);
   }
 });
@@ -371,7 +376,7 @@ Deno.test("context holds sessionId, agent, directory, env and an AbortSignal (T5
   assert.equal(outcome.ok, true);
   if (outcome.ok) {
     assert.deepEqual(JSON.parse(outcome.output), {
-      keys: ["agent", "directory", "env", "sessionId", "signal"],
+      keys: ["agent", "directory", "env", "progress", "sessionId", "signal"],
       sessionId: "session-7",
       agent: "reviewer",
       directory: p.dir,
