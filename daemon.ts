@@ -160,12 +160,21 @@ export async function startDaemon(
     if (token.file) removeTokenFile(token.file, token.token);
     throw error;
   }
+  // MCP at /mcp and /mcp/<agent>, behind the same token and Host check.
+  const { createMcpHttp } = await import("./lib/mcp/mod.ts");
+  const mcp = createMcpHttp({
+    host,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    allowSameOrigin: options.allowRemote ?? false,
+    log,
+  });
   const handler = createHandler({
     host,
     token: token.token,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowAnyHost: options.allowRemote ?? false,
     log,
+    mcp: mcp.handle,
   });
   let server: Server;
   try {
@@ -174,6 +183,7 @@ export async function startDaemon(
       handler,
     );
   } catch (error) {
+    await mcp.close();
     await host.close();
     flushLog();
     if (token.file) removeTokenFile(token.file, token.token);
@@ -312,6 +322,8 @@ export async function startDaemon(
         closed = true;
         clearTimeout(timer);
         watcher?.close();
+        // Open MCP event streams would keep the server from shutting down.
+        await mcp.close();
         const stopped = server.shutdown();
         await host.close();
         await stopped;
@@ -347,6 +359,8 @@ Loads the project's tools and serves calls over HTTP on loopback:
   POST /beeuni/tools/<name>            run a tool: {"args":{},"sessionId":"s","agent":"a"}
   POST /beeuni/sessions/<id>/stop      abort every running call of a session
   GET  /beeuni/health                  liveness
+  /mcp, /mcp/<agent>                   MCP (Streamable HTTP) for agent beeuni,
+                                       or another agent
 Every request needs "Authorization: Bearer <token>". The token is
 BEEUNI_DAEMON_TOKEN when set, otherwise generated and written (mode 0600) to
 the token file the daemon prints. Edits to beeuni.yaml, its imports and the

@@ -70,6 +70,8 @@ export interface HandlerOptions {
   allowAnyHost?: boolean;
   /** Receives one line per refused request (no token, argument or secret in it). */
   log?: (line: string) => void;
+  /** Answers `/mcp` and `/mcp/<agent>` once the `Host` and token checks passed (the daemon passes its MCP handler). */
+  mcp?: (request: Request, url: URL) => Promise<Response>;
 }
 
 /** How long a call runs before the handler starts watching for the caller going away. */
@@ -338,6 +340,9 @@ export function createHandler(
   async function route(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     const method = request.method;
+    if (options.mcp && (path === "/mcp" || path.startsWith("/mcp/"))) {
+      return await options.mcp(request, url);
+    }
     if (path === "/beeuni/health") {
       if (method !== "GET") return methodNotAllowed("GET");
       return json(200, {
