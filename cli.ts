@@ -27,6 +27,7 @@ import { daemonCommand } from "./daemon.ts";
 import { toolsEjectCommand } from "./lib/commands/tools_eject.ts";
 import { validateCommand } from "./lib/commands/validate.ts";
 import { toolsMigrateCommand } from "./lib/commands/tools_migrate.ts";
+import { mcpCommand } from "./lib/commands/mcp.ts";
 
 /** Every subcommand, by its words after `beeuni`. */
 export const COMMANDS: readonly Command[] = [
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   toolsEjectCommand,
   toolsMigrateCommand,
   daemonCommand,
+  mcpCommand,
   secretsSetCommand,
   secretsLsCommand,
   secretsRmCommand,

@@ -32,6 +32,7 @@ const LISTED = [
   "big",
   "fails",
   "record",
+  "noisy",
   "test_simple_text",
   "test_image_content",
   "test_audio_content",

@@ -34,6 +34,11 @@
 export { createMcpHttp, type McpHttp, type McpHttpOptions } from "./_http.ts";
 export { type McpStdio, type McpStdioOptions, serveStdio } from "./_stdio.ts";
 export type { McpHost } from "./_server.ts";
+export {
+  type ReloadWatch,
+  type ReloadWatchOptions,
+  watchAndReload,
+} from "./_reload.ts";
 export { callResult, type McpTool, mcpTools } from "./_result.ts";
 export {
   LATEST_VERSION,
