@@ -271,8 +271,14 @@ Deno.test("notifications/cancelled and a closed request abort context.signal; a 
   });
   assert.equal(note.status, 202);
   await waitForFile(join(daemon.dir, "aborted-cancelled"));
-  const answer = await rpcBody(await pending);
-  assert.equal(answer.result.isError, true);
+  // A call that runs long answers as an event stream; once cancelled, the
+  // stream ends without a response (the spec's rule for cancelled requests).
+  const cancelledResponse = await pending;
+  assert.equal(
+    cancelledResponse.headers.get("content-type"),
+    "text/event-stream",
+  );
+  assert.deepEqual(await rpcMessages(cancelledResponse), []);
 
   const controller = new AbortController();
   const closed = fetch(mcp.url, {
@@ -300,9 +306,9 @@ Deno.test("notifications/cancelled and a closed request abort context.signal; a 
     jsonrpc: "2.0",
     id: "spin-1",
     method: "tools/call",
-    params: { name: "spin" },
+    params: { name: "spin", arguments: { tag: "http" } },
   });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitForFile(join(daemon.dir, "spinning-http"));
   assert.deepEqual(
     (await mcp.request("tools/call", {
       name: "echo",
@@ -315,11 +321,8 @@ Deno.test("notifications/cancelled and a closed request abort context.signal; a 
     method: "notifications/cancelled",
     params: { requestId: "spin-1" },
   });
-  const stopped = await rpcBody(await spinning);
-  assert.deepEqual(stopped.result, {
-    content: [{ type: "text", text: 'the call to tool "spin" was aborted' }],
-    isError: true,
-  });
+  assert.deepEqual(await rpcMessages(await spinning), []);
+  assert.match(daemon.stderr(), /call spin agent=beeuni .* aborted/);
   // The blocked worker was stopped and replaced.
   await waitFor(() =>
     /spin: worker stopped answering; replaced/.test(daemon.stderr())
@@ -359,7 +362,23 @@ Deno.test("progress: a tools/call with a progressToken streams notifications/pro
       result: { content: [{ type: "text", text: "did 3 steps" }] },
     },
   ]);
-  // Without a token, or when the client takes JSON only: one JSON answer.
+  // A call without a token that runs past 100 ms is answered as a stream
+  // holding just its result (so that a client leaving is seen).
+  const long = await mcp.post({
+    jsonrpc: "2.0",
+    id: 11,
+    method: "tools/call",
+    params: { name: "steps", arguments: { n: 3, delayMs: 80 } },
+  });
+  assert.equal(long.headers.get("content-type"), "text/event-stream");
+  assert.deepEqual(await rpcMessages(long), [
+    {
+      jsonrpc: "2.0",
+      id: 11,
+      result: { content: [{ type: "text", text: "did 3 steps" }] },
+    },
+  ]);
+  // When the client takes JSON only: one JSON answer, without progress.
   const plain = await mcp.post({
     jsonrpc: "2.0",
     id: 10,
@@ -487,6 +506,8 @@ Deno.test("the stateless revision 2026-07-28 on the same endpoint: server/discov
   );
   const list = await rpcBody(await post(1, "tools/list"));
   assert.equal(list.result.resultType, "complete");
+  assert.equal(list.result.ttlMs, 0);
+  assert.equal(list.result.cacheScope, "private");
   assert.equal(list.result.tools.length, LISTED.length);
   const who = await rpcBody(
     await post(2, "tools/call", { name: "whoami", arguments: {} }),

@@ -251,6 +251,24 @@ function parseJson(text: string): unknown {
 const WATCH_DELAY_MS = 5;
 
 /**
+ * How long a call runs before its answer becomes an event stream (when the
+ * client takes one). A client leaving is then seen as the stream closing:
+ * Deno does not always fire a request's signal when a client drops a
+ * request that has no response yet.
+ */
+const STREAM_AFTER_MS = 100;
+
+/** A running call answered as JSON so far, watched by one shared ticker. */
+interface Watch {
+  request: Request;
+  controller: AbortController;
+  since: number;
+  wired: boolean;
+  /** Turns the answer into an event stream; cleared once done. */
+  toStream?: () => void;
+}
+
+/**
  * Builds the `/mcp` handler over `options.host`. It subscribes to the
  * host's reloads to send `notifications/tools/list_changed` to clients
  * whose tool list changed.
@@ -265,10 +283,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const sessions = new Map<string, Session>();
   const listens = new Set<Listen>();
-  // JSON answers of calls still running, watched for the client leaving.
-  const watched = new Set<
-    { request: Request; controller: AbortController; since: number }
-  >();
+  // Calls still running, watched for the client leaving and for running
+  // long enough to stream their answer.
+  const watched = new Set<Watch>();
   let ticker: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
@@ -276,13 +293,20 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     ticker = undefined;
     const now = performance.now();
     for (const entry of watched) {
-      if (now - entry.since < WATCH_DELAY_MS) continue;
-      watched.delete(entry);
-      const signal = entry.request.signal;
-      const abort = () =>
-        entry.controller.abort(new Error("the client went away"));
-      if (signal.aborted) abort();
-      else signal.addEventListener("abort", abort, { once: true });
+      const age = now - entry.since;
+      if (!entry.wired && age >= WATCH_DELAY_MS) {
+        entry.wired = true;
+        const signal = entry.request.signal;
+        const abort = () =>
+          entry.controller.abort(new Error("the client went away"));
+        if (signal.aborted) abort();
+        else signal.addEventListener("abort", abort, { once: true });
+      }
+      if (entry.toStream && age >= STREAM_AFTER_MS) {
+        entry.toStream();
+        entry.toStream = undefined;
+      }
+      if (entry.wired && !entry.toStream) watched.delete(entry);
     }
     if (watched.size > 0) ticker = setTimeout(tick, WATCH_DELAY_MS);
   };
@@ -414,26 +438,45 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       );
       return stream.response;
     }
-    const watch = { request, controller, since: performance.now() };
-    const isCall = message.method === "tools/call";
-    if (isCall) {
-      watched.add(watch);
-      ticker ??= setTimeout(tick, WATCH_DELAY_MS);
-    }
-    try {
-      return json(
-        200,
-        await dispatcher.request(message, peer, modern, { controller }),
-      );
-    } finally {
-      if (isCall) {
-        watched.delete(watch);
-        if (watched.size === 0 && ticker !== undefined) {
-          clearTimeout(ticker);
-          ticker = undefined;
-        }
+    const answer = dispatcher.request(message, peer, modern, { controller });
+    if (message.method !== "tools/call") return json(200, await answer);
+    const watch: Watch = {
+      request,
+      controller,
+      since: performance.now(),
+      wired: false,
+    };
+    // A call that runs long answers as an event stream (when the client
+    // takes one), so that its client leaving is seen.
+    const longRunning = sse
+      ? new Promise<undefined>((resolve) =>
+        watch.toStream = () => resolve(undefined)
+      )
+      : undefined;
+    watched.add(watch);
+    ticker ??= setTimeout(tick, WATCH_DELAY_MS);
+    const done = answer.finally(() => {
+      watched.delete(watch);
+      if (watched.size === 0 && ticker !== undefined) {
+        clearTimeout(ticker);
+        ticker = undefined;
       }
-    }
+    });
+    const first = longRunning
+      ? await Promise.race([done, longRunning])
+      : await done;
+    if (first !== undefined) return json(200, first);
+    const stream = new SseStream({
+      keepAliveMs,
+      onClose: () =>
+        controller.abort(new Error("the client closed the stream")),
+    });
+    void done.then((response) => {
+      // A cancelled request gets no response (the stream just ends).
+      if (!controller.signal.aborted) stream.send(response);
+      stream.close();
+    });
+    return stream.response;
   }
 
   async function legacyPost(

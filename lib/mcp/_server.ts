@@ -223,8 +223,16 @@ export class McpDispatcher {
   ): Promise<RpcResponse> {
     const { id, method } = message;
     switch (method) {
-      case "tools/list":
-        return this.#list(message, peer);
+      case "tools/list": {
+        const response = this.#list(message, peer);
+        // The list may change at any reload: clients must not cache it
+        // (2026-07-28 requires saying so).
+        if (modern && "result" in response) {
+          response.result.ttlMs = 0;
+          response.result.cacheScope = "private";
+        }
+        return response;
+      }
       case "tools/call":
         return await this.#call(message, peer, exchange);
       case "ping":
@@ -243,6 +251,8 @@ export class McpDispatcher {
       case "server/discover":
         if (!modern) break;
         return resultResponse(id, {
+          ttlMs: 0,
+          cacheScope: "private",
           supportedVersions: [...MODERN_VERSIONS, ...LEGACY_VERSIONS],
           capabilities: { tools: { listChanged: true } },
           _meta: { [META.serverInfo]: SERVER_INFO },
