@@ -11,7 +11,7 @@
  * | --- | --- | --- |
  * | GET | `/beeuni/health` | `{ ok, tools, running }` |
  * | GET | `/beeuni/tools?agent=A&parentAgent=P` | `{ tools: [{ name, description, parameters }] }` |
- * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` (D2) |
+ * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` (D2); with `Accept: text/event-stream`, `progress` events then a `result` event |
  * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` (T5) |
  *
  * @example Serve a host with Deno
@@ -234,6 +234,37 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/**
+ * The status and JSON body answering a call: `{ output }` (with the cut's
+ * `truncated`, `size`, `path`, and the tool's `content` blocks when it
+ * returned some), or `{ error }`.
+ */
+function outcomeBody(
+  outcome: HostOutcome,
+  name: string,
+): [number, Record<string, unknown>] {
+  if (outcome.ok) {
+    const result: Record<string, unknown> = { output: outcome.output };
+    if (outcome.truncated) {
+      result.truncated = true;
+      result.size = outcome.size;
+      result.path = outcome.path;
+    }
+    if (outcome.content) result.content = outcome.content;
+    return [200, result];
+  }
+  switch (outcome.status) {
+    case "not_found":
+      return [404, { error: `no tool named ${name} is loaded` }];
+    case "forbidden":
+      return [403, { error: outcome.error }];
+    default:
+      // A tool's own failure, its timeout or its abort is what the model
+      // reads: 200 with `error`.
+      return [200, { error: outcome.error }];
+  }
+}
+
 function methodNotAllowed(allow: string): Response {
   return json(405, { error: `method not allowed: use ${allow}` }, {
     allow,
@@ -316,25 +347,59 @@ export function createHandler(
         ticker = undefined;
       }
     }
-    if (outcome.ok) {
-      const result: Record<string, unknown> = { output: outcome.output };
-      if (outcome.truncated) {
-        result.truncated = true;
-        result.size = outcome.size;
-        result.path = outcome.path;
+    const [status, result] = outcomeBody(outcome, name);
+    return json(status, result);
+  }
+
+  /**
+   * A call answered as server-sent events (the request accepts
+   * `text/event-stream`): a `progress` event per progress report of the
+   * tool, then one `result` event holding what the JSON answer would, plus
+   * the `status` it would have had. The stream closing aborts the call.
+   */
+  async function streamCall(request: Request, name: string): Promise<Response> {
+    const body = parseCallBody(await readBody(request, limit));
+    const controller = new AbortController();
+    const encoder = new TextEncoder();
+    let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let open = true;
+    const send = (event: string, data: unknown) => {
+      if (!open) return;
+      try {
+        sink!.enqueue(
+          encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+        );
+      } catch {
+        open = false;
       }
-      return json(200, result);
-    }
-    switch (outcome.status) {
-      case "not_found":
-        return json(404, { error: `no tool named ${name} is loaded` });
-      case "forbidden":
-        return json(403, { error: outcome.error });
-      default:
-        // A tool's own failure, its timeout or its abort is what the model
-        // reads: 200 with `error`.
-        return json(200, { error: outcome.error });
-    }
+    };
+    const stream = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        sink = c;
+      },
+      cancel: () => {
+        open = false;
+        controller.abort(new Error("the caller went away"));
+      },
+    });
+    void host.call({
+      name,
+      args: body.args,
+      sessionId: body.sessionId,
+      agent: body.agent,
+      parentAgent: body.parentAgent,
+      signal: controller.signal,
+      onProgress: (update) => send("progress", update),
+    }).then((outcome) => {
+      const [status, result] = outcomeBody(outcome, name);
+      send("result", { status, ...result });
+      if (open) sink!.close();
+      open = false;
+    });
+    const response = new Response(stream, { status: 200 });
+    response.headers.set("content-type", "text/event-stream");
+    response.headers.set("cache-control", "no-store");
+    return response;
   }
 
   async function route(request: Request, url: URL): Promise<Response> {
@@ -367,7 +432,10 @@ export function createHandler(
     const toolMatch = /^\/beeuni\/tools\/([^/]+)$/.exec(path);
     if (toolMatch) {
       if (method !== "POST") return methodNotAllowed("POST");
-      return await callTool(request, decodeSegment(toolMatch[1]));
+      const name = decodeSegment(toolMatch[1]);
+      return request.headers.get("accept")?.includes("text/event-stream")
+        ? await streamCall(request, name)
+        : await callTool(request, name);
     }
     const stopMatch = /^\/beeuni\/sessions\/([^/]+)\/stop$/.exec(path);
     if (stopMatch) {

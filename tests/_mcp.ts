@@ -48,14 +48,18 @@ export async function tempProject(
 
 /** A daemon serving a fresh copy of the fixture project; stopping it removes the copy. */
 export async function mcpDaemon(
-  options: StartOptions & { source?: string } = {},
+  options: StartOptions & { source?: string; opencodeConfigDir?: string } = {},
 ): Promise<TestDaemon & { dir: string }> {
   const project = await tempProject(options.source);
   let daemon: TestDaemon;
   try {
+    // No opencode plugin unless a test asks for one in its own folder.
+    const opencode = options.opencodeConfigDir === undefined
+      ? ["--no-opencode"]
+      : ["--opencode-config-dir", options.opencodeConfigDir];
     daemon = await startDaemon(project.dir, {
       ...options,
-      args: ["--no-opencode", ...(options.args ?? [])],
+      args: [...opencode, ...(options.args ?? [])],
     });
   } catch (error) {
     await project[Symbol.asyncDispose]();

@@ -31,21 +31,32 @@ function stdioCommand(dir: string, ...extra: string[]): string[] {
   ];
 }
 
-Deno.test("opencode runs a turn that calls the project's tools through its mcp config, remote (/mcp) and local (beeuni mcp)", async () => {
+const PNG_1X1 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+Deno.test("opencode runs a turn that calls the project's tools through its mcp config, remote (/mcp) and local (beeuni mcp), and sees a tool's image", async () => {
   await installOpencode();
-  await using daemon = await mcpDaemon();
   await using home = await opencodeHome();
+  // The daemon also writes its opencode plugin, which returns images as
+  // attachments: opencode hands them to a model that takes images.
+  await using daemon = await mcpDaemon({
+    opencodeConfigDir: home.configDir,
+    env: { XDG_CONFIG_HOME: join(home.dir, "unused") },
+  });
   const offered: string[][] = [];
+  let followUp: ModelRequest | undefined;
   await using model = fakeModel((request: ModelRequest) => {
     offered.push((request.tools ?? []).map((tool) => tool.function.name));
     const results = request.messages.filter((m) => m.role === "tool");
     if (results.length > 0) {
+      followUp = request;
       return { text: `Done: ${JSON.stringify(results.map((m) => m.content))}` };
     }
     return {
       toolCalls: [
         { name: "bee_remote_echo", args: { text: "via remote" } },
         { name: "bee_local_whoami", args: {} },
+        { name: "test_image_content", args: {} },
       ],
     };
   });
@@ -58,7 +69,14 @@ Deno.test("opencode runs a turn that calls the project's tools through its mcp c
           npm: "@ai-sdk/openai-compatible",
           name: "Fake",
           options: { baseURL: model.baseURL, apiKey: "x" },
-          models: { "fake-model": { name: "Fake", tool_call: true } },
+          models: {
+            "fake-model": {
+              name: "Fake",
+              tool_call: true,
+              attachment: true,
+              modalities: { input: ["text", "image"], output: ["text"] },
+            },
+          },
         },
       },
       mcp: {
@@ -100,6 +118,13 @@ Deno.test("opencode runs a turn that calls the project's tools through its mcp c
   assert.equal(used.bee_remote_echo.output, "via remote");
   assert.equal(used.bee_local_whoami?.status, "completed");
   assert.equal(JSON.parse(used.bee_local_whoami.output).agent, "narrow");
+  assert.equal(used.test_image_content?.attachments?.[0]?.mime, "image/png");
+  assert.ok(
+    JSON.stringify(followUp?.messages).includes(
+      `"image_url":{"url":"data:image/png;base64,${PNG_1X1}"}`,
+    ),
+    JSON.stringify(followUp?.messages),
+  );
   assert.match(
     daemon.stderr(),
     /\[tools\] call echo agent=beeuni session=mcp-/,
