@@ -2,6 +2,9 @@
 //
 // - bare: a bare `Deno.serve` server that parses the same JSON-RPC body,
 //   calls the echo function and answers the same JSON-RPC result;
+// - bare+headers: the same, also parsing the URL and reading the five
+//   headers an MCP server must read (Origin, Accept, Content-Type,
+//   Mcp-Session-Id, MCP-Protocol-Version): the floor of any MCP server;
 // - sdk: the MCP SDK's stateless server (@modelcontextprotocol/sdk 1.32.2,
 //   `WebStandardStreamableHTTPServerTransport` under `Deno.serve`, one
 //   `Server` and transport per request, as the SDK requires) calling the
@@ -58,6 +61,25 @@ const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, async (
     jsonrpc: "2.0",
     id: message.id,
     result: { content: [{ type: "text", text: echo(message.params.arguments) }] },
+  });
+});
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+
+/** The bare server plus what any MCP server must read: the URL and five headers. */
+const BARE_HEADERS_SERVER = `const echo = (args) => String(args.text);
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, async (request) => {
+  const url = new URL(request.url);
+  const headers = request.headers;
+  let seen = url.pathname.length;
+  for (const name of ["origin", "accept", "content-type", "mcp-session-id", "mcp-protocol-version"]) {
+    if (headers.get(name) !== null) seen++;
+  }
+  const message = await request.json();
+  return Response.json({
+    jsonrpc: "2.0",
+    id: message.id,
+    result: { content: [{ type: "text", text: echo(message.params.arguments) }], seen },
   });
 });
 Deno.addSignalListener("SIGTERM", () => server.shutdown());
@@ -269,6 +291,7 @@ const procs: Proc[] = [];
 try {
   const config = ["--config", join(REPO_ROOT, "deno.json")];
   write(join(work, "bare.ts"), BARE_SERVER);
+  write(join(work, "bare_headers.ts"), BARE_HEADERS_SERVER);
   write(join(work, "layer.ts"), layerServer());
   // The SDK runs from its npm install: a folder whose node_modules links to it.
   const sdkDir = join(work, "sdk");
@@ -307,6 +330,14 @@ try {
     join(work, "bare.ts"),
   ]);
   procs.push(bare);
+  const bareHeaders = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    "--no-config",
+    join(work, "bare_headers.ts"),
+  ]);
+  procs.push(bareHeaders);
   const sdk = await spawnServer(
     [
       "run",
@@ -348,8 +379,15 @@ try {
   const json = { "content-type": "application/json" };
   const both = { ...json, accept: "application/json, text/event-stream" };
   const auth = { authorization: `Bearer ${TOKEN}` };
+  // What a client in a session sends, for the bare+headers side.
+  const sessionLike = {
+    ...both,
+    "mcp-session-id": "mcp-000000000000000000000000",
+    "mcp-protocol-version": "2025-11-25",
+  };
   const sides: Record<string, Side> = {
     "bare": { url: `${bare.url}/`, headers: json },
+    "bare+headers": { url: `${bareHeaders.url}/`, headers: sessionLike },
     "sdk": { url: `${sdk.url}/mcp`, headers: both },
     "layer": await session(`${layer.url}/mcp`, {}),
     "daemon /mcp": await session(`${daemon.url}/mcp`, auth),

@@ -118,6 +118,10 @@ Deno.test("opencode runs a turn that calls the project's tools through its mcp c
   assert.equal(used.bee_remote_echo.output, "via remote");
   assert.equal(used.bee_local_whoami?.status, "completed");
   assert.equal(JSON.parse(used.bee_local_whoami.output).agent, "narrow");
+  assert.match(
+    daemon.stderr(),
+    /\[mcp\] session mcp-[0-9a-f]+… started: agent "beeuni", protocol 2025-11-25/,
+  );
   assert.equal(used.test_image_content?.attachments?.[0]?.mime, "image/png");
   assert.ok(
     JSON.stringify(followUp?.messages).includes(
@@ -291,6 +295,12 @@ Deno.test("Claude Code: claude mcp list shows /mcp and beeuni mcp connected, and
     assert.ok(first.tools.includes("mcp__bee__memory"));
     assert.ok(!first.tools.includes("mcp__bee__broken"));
     assert.match(second.messages, /"tool_result".*from claude/);
+    // Claude Code 2.1.328 speaks the stateless revision: server/discover,
+    // then a subscriptions/listen stream for list_changed.
+    assert.match(
+      daemon.stderr(),
+      /\[mcp\] subscription started: agent "beeuni", protocol 2026-07-28, tools\/list_changed/,
+    );
     assert.match(
       daemon.stderr(),
       /\[tools\] call echo agent=beeuni session=mcp-/,

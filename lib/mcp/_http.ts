@@ -550,7 +550,12 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     }
   }
 
-  function listen(message: RpcRequest, agent: string, sse: boolean): Response {
+  function listen(
+    message: RpcRequest,
+    agent: string,
+    sse: boolean,
+    version: string,
+  ): Response {
     const filter = message.params?.notifications;
     if (
       typeof filter !== "object" || filter === null || Array.isArray(filter)
@@ -591,10 +596,18 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       listKey: dispatcher.listKey(agent),
       stream: new SseStream({
         keepAliveMs,
-        onClose: () => listens.delete(entry),
+        onClose: () => {
+          listens.delete(entry);
+          log(`[mcp] subscription of agent "${agent}" ended`);
+        },
       }),
     };
     listens.add(entry);
+    log(
+      `[mcp] subscription started: agent "${agent}", protocol ${version}, ${
+        entry.tools ? "tools/list_changed" : "no notifications"
+      }`,
+    );
     entry.stream.send({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
@@ -622,7 +635,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     if ("error" in checked) return json(400, checked.error);
     checkModernHeaders(request, message, checked.version);
     if (message.method === "subscriptions/listen") {
-      return listen(message, agent, sse);
+      return listen(message, agent, sse, checked.version);
     }
     return await respond(
       request,
