@@ -61,7 +61,7 @@ Deno.test("POST /beeuni/tools/<name> with Accept: text/event-stream streams prog
     "text/event-stream",
   );
   const reader = eventReader(hang);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitForFile(join(daemon.dir, "started-route"));
   await reader.cancel();
   await waitForFile(join(daemon.dir, "aborted-route"));
 });

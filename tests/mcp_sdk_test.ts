@@ -173,7 +173,9 @@ Deno.test("the MCP SDK clients list, call, get progress, cancel a hung tool and 
         const steps = await driver.do({
           op: "call",
           name: "steps",
-          args: { n: 3 },
+          // Time after the last report: the SDK clients handle a
+          // notification a turn after a response that arrives with it.
+          args: { n: 3, delayMs: 150 },
           progress: true,
         });
         assert.deepEqual(
@@ -187,7 +189,7 @@ Deno.test("the MCP SDK clients list, call, get progress, cancel a hung tool and 
           op: "cancel",
           name: "hang",
           args: { tag },
-          afterMs: 300,
+          whenFile: join(daemon.dir, `started-${tag}`),
         });
         assert.equal(cancelled.aborted, true);
         await waitForFile(join(daemon.dir, `aborted-${tag}`));
@@ -302,7 +304,7 @@ Deno.test("the MCP SDK clients talk to beeuni mcp over stdio", async (t) => {
         const steps = await driver.do({
           op: "call",
           name: "steps",
-          args: { n: 2 },
+          args: { n: 2, delayMs: 150 },
           progress: true,
         });
         assert.equal(steps.progress.length, 2);

@@ -203,7 +203,7 @@ Deno.test("beeuni mcp: progress, cancellation, list_changed after an edit, and -
       method: "tools/call",
       params: { name: "hang", arguments: { tag: "stdio" } },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForFile(join(project.dir, "started-stdio"));
     await server.send({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
