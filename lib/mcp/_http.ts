@@ -448,9 +448,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     watched.add(watch);
     ticker ??= setTimeout(tick, WATCH_DELAY_MS);
     const first = sse
-      ? await new Promise<RpcResponse | undefined>((resolve) => {
+      ? await new Promise<RpcResponse | undefined>((resolve, reject) => {
         watch.toStream = () => resolve(undefined);
-        answer.then(resolve);
+        answer.then(resolve, reject);
       })
       : await answer;
     if (first !== undefined) {

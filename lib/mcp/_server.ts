@@ -204,23 +204,25 @@ export class McpDispatcher {
    * Answers one request of `peer`. `modern` selects the stateless
    * revision's methods and result shape. Never rejects.
    */
-  async request(
+  request(
     message: RpcRequest,
     peer: Peer,
     modern: boolean,
     exchange: Exchange,
   ): Promise<RpcResponse> {
-    const response = await this.#answer(message, peer, modern, exchange);
-    if (modern && "result" in response) response.result.resultType = "complete";
-    return response;
+    // Not async: a call is one promise, not three (this is every call's path).
+    const answer = message.method === "tools/call"
+      ? this.#call(message, peer, exchange)
+      : Promise.resolve(this.#answer(message, peer, modern));
+    return modern
+      ? answer.then((response) => {
+        if ("result" in response) response.result.resultType = "complete";
+        return response;
+      })
+      : answer;
   }
 
-  async #answer(
-    message: RpcRequest,
-    peer: Peer,
-    modern: boolean,
-    exchange: Exchange,
-  ): Promise<RpcResponse> {
+  #answer(message: RpcRequest, peer: Peer, modern: boolean): RpcResponse {
     const { id, method } = message;
     switch (method) {
       case "tools/list": {
@@ -233,8 +235,6 @@ export class McpDispatcher {
         }
         return response;
       }
-      case "tools/call":
-        return await this.#call(message, peer, exchange);
       case "ping":
         if (modern) break;
         return resultResponse(id, {});
