@@ -106,6 +106,7 @@ export {
   createHost,
   DEFAULT_TIMEOUT_MS,
   defineTool,
+  type EmbeddedResource,
   type Host,
   type HostedTool,
   type HostEvent,

@@ -10,12 +10,18 @@
  * shown as `code` with `language: "html"`. Works offline with no
  * configuration.
  *
+ * An image file in the checkout (PNG, JPEG, GIF or WebP, up to 3 MiB, shown
+ * as type `image` or `file`) also comes back as an image the model can see:
+ * the tool then returns `{ content: [text, image], structuredContent }`, the
+ * host's content-block convention, where the text block is the same JSON
+ * record. Other callers keep reading the record as text.
+ *
  * This module imports only `node:*` modules, so an ejected copy runs as is.
  *
  * @module
  */
 
-import { realpath, stat } from "node:fs/promises";
+import { open, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Tool } from "@beeuni/tools";
 
@@ -45,6 +51,15 @@ interface ShowRecord {
   title: string | null;
   caption: string | null;
   [field: string]: unknown;
+}
+
+/** The record as text, with the image the model can see (content blocks). */
+interface ShowContent {
+  content: (
+    | { type: "text"; text: string }
+    | { type: "image"; data: string; mimeType: string }
+  )[];
+  structuredContent: ShowRecord;
 }
 
 const TYPES = [
@@ -81,6 +96,22 @@ const ALL_FIELDS = [
 ];
 
 const ITEM_KEYS = ["title", "description", "url", "path"];
+
+/** Image files up to this size are also sent as an image block. */
+const MAX_INLINE_IMAGE = 3 * 1024 * 1024;
+
+/** The first bytes of the image formats model APIs take, by mime type. */
+const MAGIC: Record<string, (head: Uint8Array) => boolean> = {
+  "image/png": (h) =>
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) =>
+      h[i] === b
+    ),
+  "image/jpeg": (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff,
+  "image/gif": (h) => String.fromCharCode(...h.subarray(0, 4)) === "GIF8",
+  "image/webp": (h) =>
+    String.fromCharCode(...h.subarray(0, 4)) === "RIFF" &&
+    String.fromCharCode(...h.subarray(8, 12)) === "WEBP",
+};
 
 /** Content larger than this is refused: show a file instead. */
 const MAX_CONTENT = 1024 * 1024;
@@ -144,7 +175,7 @@ async function checkPath(
   context: ToolContext,
   raw: unknown,
   argName: string,
-): Promise<{ path: string; size: number; mime: string | null }> {
+): Promise<{ path: string; size: number; mime: string | null; real: string }> {
   if (typeof raw !== "string" || raw.trim() === "") {
     fail(
       `${argName} must be a non-empty string: a file path relative to the checkout, e.g. "out/chart.png"`,
@@ -201,7 +232,7 @@ async function checkPath(
   const info = await stat(real);
   if (info.isDirectory()) fail(`${argName} "${text}" is a folder: show a file`);
   const shown = relative(root, real).split(sep).join("/");
-  return { path: shown, size: info.size, mime: mimeOf(shown) };
+  return { path: shown, size: info.size, mime: mimeOf(shown), real };
 }
 
 function checkUrl(raw: unknown, argName: string): string {
@@ -406,11 +437,62 @@ async function checkItems(context: ToolContext, raw: unknown): Promise<Item[]> {
   return items;
 }
 
+/**
+ * The file's bytes as base64, when it is a PNG, JPEG, GIF or WebP image
+ * (checked by its first bytes, not only its name) of at most 3 MiB;
+ * `undefined` otherwise.
+ */
+async function inlineImage(
+  file: { size: number; mime: string | null; real: string },
+): Promise<string | undefined> {
+  const looksRight = file.mime === null ? undefined : MAGIC[file.mime];
+  if (!looksRight || file.size > MAX_INLINE_IMAGE || file.size < 12) {
+    return undefined;
+  }
+  const handle = await open(file.real, "r").catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const bytes = new Uint8Array(Math.min(file.size, MAX_INLINE_IMAGE + 1));
+    let read = 0;
+    while (read < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, read, bytes.length - read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    if (read > MAX_INLINE_IMAGE || !looksRight(bytes)) return undefined;
+    let binary = "";
+    for (let i = 0; i < read; i += 0x8000) {
+      binary += String.fromCharCode(
+        ...bytes.subarray(i, Math.min(read, i + 0x8000)),
+      );
+    }
+    return btoa(binary);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The record, with the image file it names as an image block when it is one. */
+async function withImage(
+  record: ShowRecord,
+  file: { size: number; mime: string | null; real: string },
+): Promise<ShowRecord | ShowContent> {
+  const data = await inlineImage(file);
+  if (data === undefined) return record;
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(record, null, 2) },
+      { type: "image", data, mimeType: file.mime! },
+    ],
+    structuredContent: record,
+  };
+}
+
 /** Validates the arguments and builds the record the UI renders. */
 async function show(
   args: Record<string, unknown>,
   context: ToolContext,
-): Promise<ShowRecord> {
+): Promise<ShowRecord | ShowContent> {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     fail(`arguments must be an object with "type"`);
   }
@@ -467,13 +549,13 @@ async function show(
             }): show png, jpg, gif, webp, svg, avif, bmp or ico files, or use type "file"`,
           );
         }
-        return {
+        return await withImage({
           ...base,
           path: file.path,
           url: null,
           size: file.size,
           mime: file.mime,
-        };
+        }, file);
       }
       const url = checkUrl(args.url, "url");
       return {
@@ -491,12 +573,12 @@ async function show(
         );
       }
       const file = await checkPath(context, args.path, "path");
-      return {
+      return await withImage({
         ...base,
         path: file.path,
         size: file.size,
         mime: file.mime ?? "application/octet-stream",
-      };
+      }, file);
     }
     case "url": {
       if (args.url === undefined || args.url === null) {
@@ -608,7 +690,7 @@ const showTool = {
   execute(
     args: Record<string, unknown>,
     context: ToolContext,
-  ): Promise<ShowRecord> {
+  ): Promise<ShowRecord | ShowContent> {
     return show(args, context);
   },
 } satisfies Tool;

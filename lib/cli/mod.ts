@@ -76,6 +76,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./daemon.ts")).daemonCommand,
   },
   {
+    name: "mcp",
+    summary: "Serve the project's tools over MCP on standard input and output",
+    load: async () => (await import("./mcp.ts")).mcpCommand,
+  },
+  {
     name: "secrets set",
     summary: "Store a secret for this project, reading its value from stdin",
     load: async () => (await import("./secrets_set.ts")).secretsSetCommand,

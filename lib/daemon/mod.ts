@@ -13,3 +13,8 @@ export {
 } from "./start_daemon.ts";
 export { DAEMON_USAGE, parseDaemonArgs } from "./options.ts";
 export { type ProgramRuntime, runDaemon } from "./run_daemon.ts";
+export {
+  type Reloader,
+  type ReloaderOptions,
+  startReloader,
+} from "./_reloader.ts";

@@ -42,6 +42,8 @@ Loads the project's tools and serves calls over HTTP on loopback:
   POST /beeuni/sessions/<id>/stop      abort every running call of a session
   GET  /beeuni/health                  liveness
   GET  /                               the web UI (open the "web ui" address)
+  /mcp, /mcp/<agent>                   MCP (Streamable HTTP) for agent beeuni,
+                                       or another agent
 Every request needs "Authorization: Bearer <token>". The token is
 BEEUNI_DAEMON_TOKEN when set, otherwise generated and written (mode 0600) to
 the token file the daemon prints. Edits to beeuni.yaml, its imports and the

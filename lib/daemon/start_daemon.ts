@@ -15,6 +15,7 @@ import type { Diagnostic } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { readSecrets, secretsFile } from "../secrets/mod.ts";
 import type { Io, Runtime, Server } from "../runtime/mod.ts";
+import { createMcpHttp } from "../mcp/mod.ts";
 import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
@@ -219,12 +220,22 @@ export async function startDaemon(
     dropToken();
     throw error;
   }
+  // MCP at /mcp and /mcp/<agent>, behind the same token and Host check.
+  const mcp = createMcpHttp({
+    host,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    allowSameOrigin: options.allowRemote ?? false,
+    log,
+  });
   const handler = createHandler({
     host,
     token: token.token,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowAnyHost: options.allowRemote ?? false,
-    mounts: webMounts(web),
+    mounts: [
+      { prefix: "/mcp", handler: (request, url) => mcp.handle(request, url) },
+      ...webMounts(web),
+    ],
     log,
   });
   let server: Server;
@@ -234,6 +245,8 @@ export async function startDaemon(
       handler,
     );
   } catch (error) {
+    web.close();
+    await mcp.close();
     await host.close();
     flush();
     dropToken();
@@ -292,8 +305,9 @@ export async function startDaemon(
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
-        // Open event streams of the page would hold the shutdown up.
+        // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
+        await mcp.close();
         const stopped = server.shutdown();
         await host.close();
         await stopped;

@@ -2,7 +2,8 @@
 // value as text (T3), any thrown value as a message (T4, H4). Nothing here
 // may throw or hang on a hostile value.
 
-import type { CallResult, ContentBlock } from "./_protocol.ts";
+import { contentReturn, contentText } from "./_content.ts";
+import type { CallResult } from "./_protocol.ts";
 
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
@@ -77,57 +78,18 @@ export function resultText(value: unknown): string {
   return jsonOf(value);
 }
 
-function contentBlock(value: unknown): ContentBlock | undefined {
-  if (!isPlainObject(value)) return undefined;
-  if (value.type === "text" && typeof value.text === "string") {
-    return { type: "text", text: value.text };
-  }
-  if (
-    value.type === "image" && typeof value.data === "string" &&
-    typeof value.mimeType === "string" &&
-    /^image\/[\w.+-]+$/.test(value.mimeType)
-  ) {
-    return { type: "image", data: value.data, mimeType: value.mimeType };
-  }
-  return undefined;
-}
-
-/**
- * The blocks of a `{ content: [...] }` result: an object whose only key is
- * `content`, a non-empty list of text blocks (`{ type: "text", text }`) and
- * image blocks (`{ type: "image", data: <base64>, mimeType: "image/…" }`).
- * `undefined` for any other value.
- */
-export function contentBlocks(value: unknown): ContentBlock[] | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const keys = Object.keys(value);
-  if (keys.length !== 1 || keys[0] !== "content") return undefined;
-  const list = value.content;
-  if (!Array.isArray(list) || list.length === 0) return undefined;
-  const blocks: ContentBlock[] = [];
-  for (const item of list) {
-    const block = contentBlock(item);
-    if (!block) return undefined;
-    blocks.push(block);
-  }
-  return blocks;
-}
-
-/** The text a model that reads only text gets for content blocks. */
-export function contentText(blocks: readonly ContentBlock[]): string {
-  return blocks.map((block) =>
-    block.type === "text"
-      ? block.text
-      : `[image: ${block.mimeType}, ${
-        Math.floor(block.data.length * 3 / 4)
-      } bytes]`
-  ).join("\n\n");
-}
-
 /** The outcome of a returned value: its text, and what else a caller may use. */
 export function returnedResult(value: unknown): CallResult {
-  const blocks = contentBlocks(value);
-  if (blocks) return { ok: true, output: contentText(blocks), content: blocks };
+  const blocks = contentReturn(value);
+  if (blocks) {
+    const result: CallResult = {
+      ok: true,
+      output: contentText(blocks.content),
+      content: blocks.content,
+    };
+    if (blocks.structured) result.structured = blocks.structured;
+    return result;
+  }
   const output = resultText(value);
   return isPlainObject(value)
     ? { ok: true, output, object: true }

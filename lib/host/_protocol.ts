@@ -9,10 +9,7 @@ export interface ModuleRef {
   url: string;
 }
 
-/** One block of a tool's result that is not plain text. */
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string };
+import type { ContentBlock } from "./_content.ts";
 
 /** A call for the runner to run. */
 export interface CallMessage {
@@ -67,6 +64,8 @@ export type CallResult =
     object?: true;
     /** The blocks of a `{ content: [...] }` result. */
     content?: ContentBlock[];
+    /** The `structuredContent` returned beside the blocks. */
+    structured?: Record<string, unknown>;
   }
   | {
     ok: false;

@@ -26,7 +26,22 @@ import {
 // Results ready in the same turn go back in one message.
 let results: ({ id: number } & CallResult)[] = [];
 
+// Progress reported in one turn goes out as its latest value per call,
+// before any result of that turn.
+const progressed = new Map<number, ToHost>();
+
+function flushProgress(): void {
+  for (const message of progressed.values()) send(message);
+  progressed.clear();
+}
+
+function sendProgress(id: number, message: ToHost): void {
+  if (progressed.size === 0) queueMicrotask(flushProgress);
+  progressed.set(id, message);
+}
+
 function flushResults(): void {
+  flushProgress();
   const batch = results;
   results = [];
   send(
@@ -197,7 +212,7 @@ function contextFor(
     progress(progress: number, total?: number, message?: string): void {
       if (!call.progress || entry.aborted) return;
       if (typeof progress !== "number" || !Number.isFinite(progress)) return;
-      send({
+      sendProgress(call.id, {
         t: "progress",
         id: call.id,
         progress,

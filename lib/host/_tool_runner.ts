@@ -5,10 +5,10 @@
 
 import type { CallTicket } from "./_call_ticket.ts";
 import type { Deadline, Deadlines } from "./_deadlines.ts";
+import type { ContentBlock } from "./_content.ts";
 import type {
   CallMessage,
   CallResult,
-  ContentBlock,
   ModuleRef,
   ToHost,
 } from "./_protocol.ts";
@@ -21,6 +21,7 @@ export type RunnerOutcome =
     output: string;
     object?: true;
     content?: ContentBlock[];
+    structured?: Record<string, unknown>;
   }
   | {
     ok: false;
@@ -389,5 +390,6 @@ function outcomeOf(result: CallResult): RunnerOutcome {
   const outcome: RunnerOutcome = { ok: true, output: result.output };
   if (result.object) outcome.object = true;
   if (result.content) outcome.content = result.content;
+  if (result.structured) outcome.structured = result.structured;
   return outcome;
 }

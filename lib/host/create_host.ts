@@ -32,6 +32,7 @@ import { loadProject } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { CallTicket } from "./_call_ticket.ts";
 import { confinement } from "./_confinement.ts";
+import { cutContent } from "./_content.ts";
 import { Deadlines } from "./_deadlines.ts";
 import { Generation, type LoadedTool } from "./_generation.ts";
 import { loadModules } from "./_loader.ts";
@@ -52,6 +53,30 @@ import type {
   LoadError,
   ReloadResult,
 } from "./types.ts";
+
+/**
+ * Gives `outcome` a `structured` field that parses the JSON `text` when it
+ * is first read: most callers never read it.
+ */
+function lazyStructured(
+  outcome: Extract<CallOutcome, { ok: true }>,
+  text: string,
+): void {
+  Object.defineProperty(outcome, "structured", {
+    enumerable: true,
+    configurable: true,
+    get(): Record<string, unknown> {
+      const value = JSON.parse(text);
+      Object.defineProperty(outcome, "structured", {
+        value,
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
+      return value;
+    },
+  });
+}
 
 /** The default per-call timeout (5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -283,8 +308,9 @@ class HostState {
     for (const listener of this.#listeners) {
       try {
         listener(event);
-      } catch {
-        // A listener's failure is its own.
+      } catch (error) {
+        // A listener's failure is its own: logged, and the others still hear.
+        this.#log(`[tools] an event listener failed: ${errorMessage(error)}`);
       }
     }
   }
@@ -308,26 +334,35 @@ class HostState {
   async #shape(name: string, raw: RunnerOutcome): Promise<CallOutcome> {
     if (!raw.ok) {
       const cut = await this.#spill.shape(`${name}-error`, raw.error);
+      const { notRun: _, ...failure } = raw;
       return cut.truncated
         ? {
-          ...raw,
+          ...failure,
           error: cut.text,
           truncated: true,
           size: cut.size,
-          path: cut.path,
+          ...(cut.path === undefined ? {} : { path: cut.path }),
         }
-        : raw;
+        : failure;
     }
     const cut = await this.#spill.shape(name, raw.output);
-    const outcome: CallOutcome = { ok: true, output: cut.text };
+    const outcome: Extract<CallOutcome, { ok: true }> = {
+      ok: true,
+      output: cut.text,
+    };
     if (cut.truncated) {
       outcome.truncated = true;
       outcome.size = cut.size;
-      outcome.path = cut.path;
-    } else if (raw.object) {
-      outcome.structured = JSON.parse(raw.output);
+      if (cut.path !== undefined) outcome.path = cut.path;
     }
-    if (raw.content) outcome.content = raw.content;
+    if (raw.content) {
+      outcome.content = cut.truncated
+        ? cutContent(raw.content, cut.text)
+        : raw.content;
+    }
+    if (cut.truncated) return outcome;
+    if (raw.structured) outcome.structured = raw.structured;
+    else if (raw.object) lazyStructured(outcome, raw.output);
     return outcome;
   }
 
@@ -509,6 +544,8 @@ class HostState {
     await this.#loading.catch(() => {});
     const changed = old.fingerprint() !== next.fingerprint();
     this.#current = next;
+    // Announced as the new tools take over, not once old calls drain.
+    this.#emit({ type: "reload", ok: true, changed });
     this.#loading = Promise.resolve();
     for (const line of describeLoadErrors(next.loadErrors())) this.#log(line);
     await old.drained();
@@ -520,7 +557,9 @@ class HostState {
     const previous = this.#reloading ?? Promise.resolve();
     const next = previous.catch(() => {}).then(() => this.#reload()).then(
       (result) => {
-        this.#emit({ type: "reload", ok: result.ok, changed: result.changed });
+        if (!result.ok) {
+          this.#emit({ type: "reload", ok: false, changed: false });
+        }
         return result;
       },
     );

@@ -11,6 +11,7 @@ export {
   type CallOutcome,
   type CallRequest,
   type ContentBlock,
+  type EmbeddedResource,
   type Host,
   type HostedTool,
   type HostEvent,

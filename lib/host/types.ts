@@ -126,10 +126,8 @@ export interface CallRequest {
   onProgress?: (update: ProgressUpdate) => void;
 }
 
-/** One block of a result that is not plain text: a tool returned `{ content: [...] }`. */
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string };
+export type { ContentBlock, EmbeddedResource } from "./_content.ts";
+import type { ContentBlock } from "./_content.ts";
 
 /** How a call ended. */
 export type CallOutcome =
@@ -143,9 +141,9 @@ export type CallOutcome =
     size?: number;
     /** The file holding the full text, when truncated. */
     path?: string;
-    /** The blocks of a `{ content: [...] }` result (text and images). */
+    /** The blocks of a `{ content: [...] }` result (text, images, audio, resources), the text cut as `output` is. */
     content?: ContentBlock[];
-    /** The returned value, when it was a plain JSON object and not truncated. */
+    /** The returned value when it was a plain JSON object, or the `structuredContent` returned beside blocks; absent when the output was cut. */
     structured?: Record<string, unknown>;
   }
   | {

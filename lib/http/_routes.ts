@@ -3,7 +3,7 @@
 import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
 import { decodeSegment, json, readBody } from "./_respond.ts";
-import { parseCallBody } from "./call_body.ts";
+import { type CallBody, parseCallBody } from "./call_body.ts";
 
 /** One tool as the HTTP list returns it. */
 export interface ListedTool {
@@ -48,20 +48,29 @@ export interface Route {
   handle(request: Request, params: string[], url: URL): Promise<Response>;
 }
 
-function outcomeResponse(name: string, outcome: HostOutcome): Response {
+/**
+ * The status and JSON body answering a call: `{ output }` (with the cut's
+ * `truncated`, `size`, `path`, and the tool's `content` blocks when it
+ * returned some), or `{ error }`.
+ */
+function outcomeBody(
+  name: string,
+  outcome: HostOutcome,
+): [number, Record<string, unknown>] {
   if (outcome.ok) {
     const result: Record<string, unknown> = { output: outcome.output };
     if (outcome.truncated) {
       result.truncated = true;
       result.size = outcome.size;
-      result.path = outcome.path;
+      if (outcome.path !== undefined) result.path = outcome.path;
     }
-    return json(200, result);
+    if (outcome.content) result.content = outcome.content;
+    return [200, result];
   }
   switch (outcome.status) {
     case "not_found":
       // D2's text, and why a declared tool did not load (T8).
-      return json(
+      return [
         404,
         outcome.loadError === undefined
           ? { error: `no tool named ${name} is loaded` }
@@ -69,14 +78,65 @@ function outcomeResponse(name: string, outcome: HostOutcome): Response {
             error: `no tool named ${name} is loaded`,
             loadError: outcome.loadError,
           },
-      );
+      ];
     case "forbidden":
-      return json(403, { error: outcome.error });
+      return [403, { error: outcome.error }];
     default:
       // A tool's own failure, its timeout or its abort is what the model
       // reads: 200 with `error`.
-      return json(200, { error: outcome.error });
+      return [200, { error: outcome.error }];
   }
+}
+
+/**
+ * A call answered as server-sent events (the request accepts
+ * `text/event-stream`): a `progress` event per progress report of the
+ * tool, then one `result` event holding what the JSON answer would, plus
+ * the `status` it would have had. The stream closing aborts the call.
+ */
+function streamCall(
+  host: DaemonHost,
+  name: string,
+  body: CallBody,
+): Response {
+  const controller = new AbortController();
+  const encoder = new TextEncoder();
+  let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let open = true;
+  const send = (event: string, data: unknown) => {
+    if (!open) return;
+    try {
+      sink!.enqueue(
+        encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+      );
+    } catch {
+      open = false;
+    }
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      sink = c;
+    },
+    cancel: () => {
+      open = false;
+      controller.abort(new Error("the caller went away"));
+    },
+  });
+  void host.call({
+    name,
+    ...body,
+    signal: controller.signal,
+    onProgress: (update) => send("progress", update),
+  }).then((outcome) => {
+    const [status, result] = outcomeBody(name, outcome);
+    send("result", { status, ...result });
+    if (open) sink!.close();
+    open = false;
+  });
+  const response = new Response(stream, { status: 200 });
+  response.headers.set("content-type", "text/event-stream");
+  response.headers.set("cache-control", "no-store");
+  return response;
 }
 
 /** The `/beeuni/...` routes over `host`. */
@@ -116,11 +176,15 @@ export function beeuniRoutes(
       pattern: /^\/beeuni\/tools\/([^/]+)$/,
       async handle(request, [name]) {
         const body = parseCallBody(await readBody(request, limit));
+        if (request.headers.get("accept")?.includes("text/event-stream")) {
+          return streamCall(host, name, body);
+        }
         const outcome = await watch.run(
           request,
           (signal) => host.call({ name, ...body, signal }),
         );
-        return outcomeResponse(name, outcome);
+        const [status, result] = outcomeBody(name, outcome);
+        return json(status, result);
       },
     },
     {

@@ -18,7 +18,11 @@
  *   `context.signal` in the daemon;
  * - reads the daemon's bearer token at call time from the token file whose
  *   path it holds (or from `BEEUNI_DAEMON_TOKEN` when the daemon has no
- *   token file), so the token itself is never written into the plugin.
+ *   token file), so the token itself is never written into the plugin;
+ * - asks for the answer as server-sent events, and shows each progress
+ *   report of the tool as the running call's title (`ctx.metadata`);
+ * - attaches the images a tool returns as content blocks to its result,
+ *   as opencode's tool attachments (data URLs).
  *
  * @module
  */
@@ -183,7 +187,7 @@ async function call(
   args: unknown,
   ctx: ToolContext & { callID?: string },
   input: PluginInput,
-): Promise<string> {
+): Promise<Result> {
   const bearer = await token();
   // A stopped turn: besides closing this request, tell the daemon to abort
   // the session's running calls (the connection may stay open in a pool).
@@ -201,13 +205,81 @@ async function call(
   }
 }
 
+/** What a tool call resolves to: the text, with the images it returned attached. */
+type Result = string | {
+  output: string;
+  attachments: { type: "file"; mime: string; url: string; filename: string }[];
+};
+
+type Answer = {
+  output?: unknown;
+  error?: unknown;
+  truncated?: unknown;
+  size?: unknown;
+  path?: unknown;
+  content?: { type?: unknown; data?: unknown; mimeType?: unknown }[];
+};
+
+/** Shows a progress report as the running call's title. */
+function showProgress(ctx: ToolContext, data: string): void {
+  try {
+    const update = JSON.parse(data) as { progress: number; total?: number; message?: string };
+    const count = update.total === undefined
+      ? String(update.progress)
+      : update.progress + "/" + update.total;
+    ctx.metadata?.({
+      title: update.message ? update.message + " (" + count + ")" : count,
+      metadata: { progress: update.progress, total: update.total, message: update.message },
+    });
+  } catch {
+    // A report that cannot be shown is skipped.
+  }
+}
+
+/** Reads the daemon's event stream: progress reports, then the result. */
+async function readEvents(response: Response, ctx: ToolContext): Promise<Answer> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf("\\n\\n")) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = block.split("\\n").filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6)).join("\\n");
+      if (event === "progress") showProgress(ctx, data);
+      else if (event === "result") {
+        await reader.cancel().catch(() => {});
+        return JSON.parse(data) as Answer;
+      }
+    }
+  }
+  throw new Error("the answer ended before its result");
+}
+
+/** The images among the blocks a tool returned, as opencode attachments. */
+function attachmentsOf(body: Answer) {
+  return (body.content ?? []).filter((block) =>
+    block.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string"
+  ).map((block, index) => ({
+    type: "file" as const,
+    mime: block.mimeType as string,
+    url: "data:" + block.mimeType + ";base64," + block.data,
+    filename: "image-" + (index + 1),
+  }));
+}
+
 async function send(
   name: string,
   args: unknown,
   ctx: ToolContext & { callID?: string },
   input: PluginInput,
   bearer: string,
-): Promise<string> {
+): Promise<Result> {
   let response: Response;
   try {
     response = await fetch(DAEMON_URL + "/beeuni/tools/" + encodeURIComponent(name), {
@@ -215,6 +287,7 @@ async function send(
       headers: {
         "authorization": "Bearer " + bearer,
         "content-type": "application/json",
+        "accept": "text/event-stream, application/json",
       },
       body: JSON.stringify({
         args: args ?? {},
@@ -234,9 +307,11 @@ async function send(
         "): start it with \`" + START_HINT + "\`",
     );
   }
-  let body: { output?: unknown; error?: unknown; truncated?: unknown; size?: unknown; path?: unknown };
+  let body: Answer;
   try {
-    body = await response.json();
+    body = response.headers.get("content-type")?.includes("text/event-stream")
+      ? await readEvents(response, ctx)
+      : await response.json();
   } catch (error) {
     if (ctx.abort?.aborted) throw new Error("the tool call was stopped");
     throw new Error(
@@ -251,16 +326,18 @@ async function send(
         " without an output",
     );
   }
+  let output = body.output as string;
   if (body.truncated === true && typeof body.path === "string") {
     const size = typeof body.size === "number" ? body.size + " bytes" : "more";
-    return fitted(
-      body.output,
+    output = fitted(
+      output,
       "\\n\\n...output truncated: the full output is " + size + "...\\n\\n" +
         "The tool call succeeded but the output was truncated. Full output saved to: " +
         body.path + "\\nRead that file (in parts, or search it with grep) for the rest.",
     );
   }
-  return body.output;
+  const attachments = attachmentsOf(body);
+  return attachments.length > 0 ? { output, attachments } : output;
 }
 
 export const BeeuniTools: Plugin = async (input: PluginInput): Promise<Hooks> => {

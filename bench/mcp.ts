@@ -1,0 +1,474 @@
+// MCP `tools/call` of a trivial tool, side by side in one run:
+//
+// - bare: a bare `Deno.serve` server that parses the same JSON-RPC body,
+//   calls the echo function and answers the same JSON-RPC result;
+// - bare+headers: the same, also parsing the URL and reading the five
+//   headers an MCP server must read (Origin, Accept, Content-Type,
+//   Mcp-Session-Id, MCP-Protocol-Version): the floor of any MCP server;
+// - sdk: the MCP SDK's stateless server (@modelcontextprotocol/sdk 1.32.2,
+//   `WebStandardStreamableHTTPServerTransport` under `Deno.serve`, one
+//   `Server` and transport per request, as the SDK requires) calling the
+//   same function;
+// - layer: our MCP layer (`createMcpHttp`, a 2025-11-25 session) calling the
+//   same function in its own thread: the protocol alone;
+// - daemon /mcp: the real daemon (`daemon.ts`, token and Host checks, the
+//   echo tool in its worker) over MCP;
+// - daemon route: the same daemon's `POST /beeuni/tools/echo`, for scale.
+//
+// Latency: the median of sequential calls, sides alternating. Throughput:
+// calls per second with 32 in flight, the median of several rounds, sides
+// alternating. Goals (issue 11): layer latency at most 1.2x bare, layer
+// throughput at least 0.85x bare. Every server is a subprocess on
+// 127.0.0.1; the client is this process. The SDK is installed from npm into
+// the test cache folder the first time.
+//
+//   deno run -A bench/mcp.ts [--quick]
+
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const QUICK = Deno.args.includes("--quick");
+const LATENCY_WARMUP = QUICK ? 50 : 300;
+const LATENCY_CALLS = QUICK ? 300 : 1500; // per side
+const CONCURRENCY = 32;
+const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
+const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
+const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
+const SDK = "@modelcontextprotocol/sdk";
+const SDK_VERSION = "1.32.2";
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+const LISTEN =
+  `onListen: ({ port }) => console.log("listening on http://127.0.0.1:" + port)`;
+
+const BARE_SERVER = `const echo = (args) => String(args.text);
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, async (request) => {
+  const message = await request.json();
+  return Response.json({
+    jsonrpc: "2.0",
+    id: message.id,
+    result: { content: [{ type: "text", text: echo(message.params.arguments) }] },
+  });
+});
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+
+/** The bare server plus what any MCP server must read: the URL and five headers. */
+const BARE_HEADERS_SERVER = `const echo = (args) => String(args.text);
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, async (request) => {
+  const url = new URL(request.url);
+  const headers = request.headers;
+  let seen = url.pathname.length;
+  for (const name of ["origin", "accept", "content-type", "mcp-session-id", "mcp-protocol-version"]) {
+    if (headers.get(name) !== null) seen++;
+  }
+  const message = await request.json();
+  return Response.json({
+    jsonrpc: "2.0",
+    id: message.id,
+    result: { content: [{ type: "text", text: echo(message.params.arguments) }], seen },
+  });
+});
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+
+const SDK_SERVER = `// @ts-nocheck
+import { Server } from "${SDK}/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "${SDK}/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "${SDK}/types.js";
+const echo = (args) => String(args.text);
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, async (request) => {
+  const mcp = new Server({ name: "sdk", version: "1.0.0" }, { capabilities: { tools: {} } });
+  mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object" } }],
+  }));
+  mcp.setRequestHandler(CallToolRequestSchema, (call) => ({
+    content: [{ type: "text", text: echo(call.params.arguments ?? {}) }],
+  }));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await mcp.connect(transport);
+  return await transport.handleRequest(request);
+});
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+
+function layerServer(): string {
+  const mod = new URL("../lib/mcp/mod.ts", import.meta.url).href;
+  return `import { createMcpHttp } from ${JSON.stringify(mod)};
+const echo = (args) => String(args.text);
+const host = {
+  list: () => [{ name: "echo", description: "Echo", parameters: { type: "object" } }],
+  call: (call) => Promise.resolve({ ok: true, output: echo(call.args) }),
+};
+const mcp = createMcpHttp({ host });
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, (request) =>
+  mcp.handle(request, new URL(request.url)));
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+}
+
+/** The SDK's install in the test cache folder (as the tests install it). */
+async function sdkInstall(): Promise<string> {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  const base = xdg && xdg.startsWith("/") ? xdg : join(homedir(), ".cache");
+  const dir = join(base, "beeuni-test", `${SDK}-${SDK_VERSION}`);
+  if (existsSync(join(dir, "node_modules", SDK, "package.json"))) return dir;
+  const staging = `${dir}.${Deno.pid}.tmp`;
+  mkdirSync(staging, { recursive: true });
+  const out = await new Deno.Command("npm", {
+    args: [
+      "install",
+      "--prefix",
+      staging,
+      `${SDK}@${SDK_VERSION}`,
+      "--no-audit",
+      "--no-fund",
+    ],
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`npm install ${SDK} failed`);
+  await Deno.rename(staging, dir);
+  return dir;
+}
+
+interface Proc {
+  url: string;
+  stop(): Promise<void>;
+  stderr(): string;
+}
+
+async function spawnServer(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Proc> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...options.env },
+  }).spawn();
+  let err = "";
+  const errDrain = (async () => {
+    for await (
+      const chunk of child.stderr.pipeThrough(new TextDecoderStream())
+    ) {
+      err += chunk;
+    }
+  })();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { done, value } = await reader.read();
+    if (done) {
+      throw new Error(`server exited before listening: ${text}\n${err}`);
+    }
+    text += value;
+    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
+  }
+  const drain = (async () => {
+    while (!(await reader.read()).done) { /* discard */ }
+  })();
+  return {
+    url,
+    stderr: () => err,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await drain;
+      await errDrain;
+    },
+  };
+}
+
+/** How a side is called: its URL, the headers of every call, and (for the daemon's route) its own body shape. */
+interface Side {
+  url: string;
+  headers: Record<string, string>;
+  route?: boolean;
+}
+
+let ids = 0;
+
+/** One call of the echo tool; throws unless it answers `text`. */
+async function callOnce(side: Side, text: string): Promise<void> {
+  const body = side.route
+    ? { args: { text }, sessionId: "bench", agent: "bench" }
+    : {
+      jsonrpc: "2.0",
+      id: ++ids,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text } },
+    };
+  const response = await fetch(side.url, {
+    method: "POST",
+    headers: side.headers,
+    body: JSON.stringify(body),
+  });
+  // A call still running after 100 ms is answered as an event stream.
+  const raw = await response.text();
+  const answer = response.headers.get("content-type")?.includes("event-stream")
+    ? JSON.parse(
+      raw.trim().split("\n").filter((l) => l.startsWith("data:")).at(-1)!.slice(
+        5,
+      ),
+    )
+    : JSON.parse(raw);
+  const got = side.route ? answer.output : answer.result?.content?.[0]?.text;
+  if (response.status !== 200 || got !== text) {
+    throw new Error(
+      `unexpected answer ${response.status}: ${JSON.stringify(answer)}`,
+    );
+  }
+}
+
+/** A 2025-11-25 session with an MCP server: the headers its calls carry. */
+async function session(
+  url: string,
+  auth: Record<string, string>,
+): Promise<Side> {
+  const headers = {
+    ...auth,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const response = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "bench", version: "1" },
+      },
+    }),
+  });
+  await response.body?.cancel();
+  const id = response.headers.get("mcp-session-id");
+  if (!id) throw new Error(`no session from ${url}`);
+  return {
+    url,
+    headers: {
+      ...headers,
+      "mcp-session-id": id,
+      "mcp-protocol-version": "2025-11-25",
+    },
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const work = mkdtempSync(join(tmpdir(), "beeuni-bench-mcp-"));
+const procs: Proc[] = [];
+try {
+  const config = ["--config", join(REPO_ROOT, "deno.json")];
+  write(join(work, "bare.ts"), BARE_SERVER);
+  write(join(work, "bare_headers.ts"), BARE_HEADERS_SERVER);
+  write(join(work, "layer.ts"), layerServer());
+  // The SDK runs from its npm install: a folder whose node_modules links to it.
+  const sdkDir = join(work, "sdk");
+  mkdirSync(sdkDir);
+  Deno.symlinkSync(
+    join(await sdkInstall(), "node_modules"),
+    join(sdkDir, "node_modules"),
+  );
+  write(
+    join(sdkDir, "package.json"),
+    '{ "type": "module", "private": true }\n',
+  );
+  write(join(sdkDir, "server.ts"), SDK_SERVER);
+  const project = join(work, "project");
+  write(
+    join(project, "beeuni.yaml"),
+    "tools:\n  echo: tools/echo.ts\nagents:\n  bench:\n    tools: all\n",
+  );
+  write(
+    join(project, "tools/echo.ts"),
+    `export default {
+  description: "Echo the text.",
+  parameters: { type: "object", properties: { text: { type: "string" } } },
+  execute(args) {
+    return String(args.text);
+  },
+};
+`,
+  );
+
+  const bare = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    "--no-config",
+    join(work, "bare.ts"),
+  ]);
+  procs.push(bare);
+  const bareHeaders = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    "--no-config",
+    join(work, "bare_headers.ts"),
+  ]);
+  procs.push(bareHeaders);
+  const sdk = await spawnServer(
+    [
+      "run",
+      "-A",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "--node-modules-dir=manual",
+      "server.ts",
+    ],
+    { cwd: sdkDir },
+  );
+  procs.push(sdk);
+  const layer = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    ...config,
+    join(work, "layer.ts"),
+  ]);
+  procs.push(layer);
+  const daemon = await spawnServer(
+    [
+      "run",
+      "-A",
+      "--quiet",
+      join(REPO_ROOT, "daemon.ts"),
+      "--dir",
+      project,
+      "--port",
+      "0",
+      "--no-watch",
+      "--no-opencode",
+    ],
+    { env: { BEEUNI_DAEMON_TOKEN: TOKEN, PATH: Deno.env.get("PATH") ?? "" } },
+  );
+  procs.push(daemon);
+
+  const json = { "content-type": "application/json" };
+  const both = { ...json, accept: "application/json, text/event-stream" };
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  // What a client in a session sends, for the bare+headers side.
+  const sessionLike = {
+    ...both,
+    "mcp-session-id": "mcp-000000000000000000000000",
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const sides: Record<string, Side> = {
+    "bare": { url: `${bare.url}/`, headers: json },
+    "bare+headers": { url: `${bareHeaders.url}/`, headers: sessionLike },
+    "sdk": { url: `${sdk.url}/mcp`, headers: both },
+    "layer": await session(`${layer.url}/mcp`, {}),
+    "daemon /mcp": await session(`${daemon.url}/mcp`, auth),
+    "daemon route": {
+      url: `${daemon.url}/beeuni/tools/echo`,
+      headers: { ...json, ...auth },
+      route: true,
+    },
+  };
+  const lat = await latency(sides);
+  const rate = await throughput(sides);
+  const rows = Object.keys(sides).map((name) => ({
+    side: name,
+    latencyMs: lat[name].toFixed(3),
+    latencyVsBare: (lat[name] / lat.bare).toFixed(2) + "x",
+    callsPerSecond: Math.round(rate[name]),
+    throughputVsBare: (rate[name] / rate.bare).toFixed(2) + "x",
+  }));
+  console.log(
+    `MCP tools/call, ${LATENCY_CALLS} sequential calls per side (median), ` +
+      `${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_CALLS} calls with ${CONCURRENCY} in flight (median), Deno ${Deno.version.deno}`,
+  );
+  console.table(rows);
+  const layerLatency = lat.layer / lat.bare;
+  const layerRate = rate.layer / rate.bare;
+  console.log(
+    `goal, layer latency <= 1.2x bare: ${layerLatency.toFixed(2)}x ${
+      layerLatency <= 1.2 ? "met" : "missed"
+    }; ` +
+      `layer throughput >= 0.85x bare: ${layerRate.toFixed(2)}x ${
+        layerRate >= 0.85 ? "met" : "missed"
+      }`,
+  );
+} finally {
+  for (const proc of procs) await proc.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function latency(
+  sides: Record<string, Side>,
+): Promise<Record<string, number>> {
+  const names = Object.keys(sides);
+  const samples: Record<string, number[]> = Object.fromEntries(
+    names.map((n) => [n, []]),
+  );
+  for (let i = 0; i < LATENCY_WARMUP; i++) {
+    for (const name of names) await callOnce(sides[name], `w${i}`);
+  }
+  for (let i = 0; i < LATENCY_CALLS; i++) {
+    const order = i % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const start = performance.now();
+      await callOnce(sides[name], `c${i}`);
+      samples[name].push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+}
+
+async function throughput(
+  sides: Record<string, Side>,
+): Promise<Record<string, number>> {
+  const round = async (side: Side) => {
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < THROUGHPUT_CALLS) {
+        const i = next++;
+        await callOnce(side, `t${i}`);
+      }
+    }));
+    return THROUGHPUT_CALLS / ((performance.now() - start) / 1000);
+  };
+  const names = Object.keys(sides);
+  const rates: Record<string, number[]> = Object.fromEntries(
+    names.map((n) => [n, []]),
+  );
+  for (const name of names) await round(sides[name]); // warm-up
+  for (let r = 0; r < THROUGHPUT_ROUNDS; r++) {
+    const order = r % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) rates[name].push(await round(sides[name]));
+  }
+  return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
+}

