@@ -4,7 +4,11 @@ import assert from "node:assert/strict";
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { git, tempRepo } from "./_helpers.ts";
-import { findManifest, loadProject } from "../lib/project/mod.ts";
+import {
+  findManifest,
+  loadProject,
+  loadProjectIsolated,
+} from "../lib/project/mod.ts";
 
 const TOOL = `export default {
   description: "Says hello.",
@@ -195,4 +199,76 @@ Deno.test("loadProject() reads CRLF manifests and imports (M2)", async () => {
     "beeuni:web_search",
     "tools/hello.ts",
   ]);
+});
+
+/** A project whose manifest is large but within the limits it is read with. */
+function largeProject(entries: number): Record<string, string> {
+  const imports: string[] = [];
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 8; f++) {
+    const path = `data/f${f}.yaml`;
+    imports.push(path);
+    files[path] = `x-data:\n${
+      Array.from({ length: entries }, (_, i) => `  k${i}: [a, b, c]\n`).join("")
+    }`;
+  }
+  files["beeuni.yaml"] = `imports: [${
+    imports.join(", ")
+  }]\ntools:\n  web_search: beeuni:web_search\n`;
+  return files;
+}
+
+Deno.test("loadProjectIsolated() gives what loadProject() gives, while the caller's event loop keeps turning", async () => {
+  await using repo = await tempRepo(largeProject(2_000));
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  let isolated;
+  try {
+    isolated = await loadProjectIsolated({ cwd: repo.dir, tracking: false });
+  } finally {
+    clearInterval(timer);
+  }
+  // A read on this thread holds the loop until it ends; the worker's does not.
+  assert.ok(ticks > 0, "no timer fired during the isolated load");
+  const local = await loadProject({ cwd: repo.dir, tracking: false });
+  assert.deepEqual(isolated, local);
+  assert.equal(isolated.manifest.files.length, 9);
+});
+
+Deno.test("loadProjectIsolated() ends a load that outgrows its heap with a readable error; the caller lives on", async () => {
+  await using repo = await tempRepo(largeProject(9_000));
+  await assert.rejects(
+    loadProjectIsolated({
+      cwd: repo.dir,
+      tracking: false,
+      heapMb: 8,
+      limits: { maxNodes: 1e7 },
+    }),
+    (error: Error) => {
+      assert.equal(
+        error.message,
+        "reading the manifest needs more than 8 MB of memory: make it smaller",
+      );
+      return true;
+    },
+  );
+  // Within the default limits the same project is one positioned error.
+  const project = await loadProjectIsolated({ cwd: repo.dir, tracking: false });
+  assert.deepEqual(
+    project.diagnostics.map((d) => [d.file, d.line, d.severity]),
+    [["data/f2.yaml", 1_997, "error"]],
+  );
+  assert.match(project.diagnostics[0].message, /more than 100000 YAML values/);
+});
+
+Deno.test("loadProjectIsolated() rejects like loadProject() when there is no manifest", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_none_" });
+  try {
+    await assert.rejects(
+      loadProjectIsolated({ cwd: dir, manifest: "missing.yaml" }),
+      /missing\.yaml/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

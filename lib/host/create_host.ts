@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { errorMessage } from "../common/mod.ts";
 import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
-import { loadProject } from "../project/mod.ts";
+import { loadProject, loadProjectIsolated } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { CallTicket } from "./_call_ticket.ts";
 import { confinement } from "./_confinement.ts";
@@ -218,12 +218,21 @@ class HostState {
     if (this.#options.waitForLoad !== false) await this.#loading;
   }
 
-  async #read(): Promise<Generation> {
-    const project = await loadProject({
+  /**
+   * Reads the project. At start, in this process (the manifest limits bound
+   * the cost, and a worker would slow every start); on reload, in a worker
+   * with its own heap and time limit, so a changed manifest cannot exhaust
+   * this process's memory or hold the calls it answers meanwhile.
+   */
+  async #read(isolated = false): Promise<Generation> {
+    const options = {
       cwd: this.#options.directory,
       manifest: this.#options.manifest,
       tracking: false,
-    });
+    };
+    const project = isolated
+      ? await loadProjectIsolated(options)
+      : await loadProject(options);
     return new Generation(++this.#generations, project);
   }
 
@@ -489,12 +498,17 @@ class HostState {
   async #reload(): Promise<ReloadResult> {
     let next: Generation;
     try {
-      next = await this.#read();
+      next = await this.#read(true);
       const errors = next.diagnostics.filter((d) => d.severity === "error");
       if (errors.length > 0) {
         this.#logManifestErrors(next.diagnostics);
         this.#log("[tools] reload refused: the old tool set keeps serving");
-        return { ok: false, diagnostics: next.diagnostics, changed: false };
+        return {
+          ok: false,
+          diagnostics: next.diagnostics,
+          changed: false,
+          manifest: next.manifest,
+        };
       }
       await this.#load(next);
     } catch (error) {
@@ -503,7 +517,12 @@ class HostState {
       return { ok: false, diagnostics: [], changed: false, error: message };
     }
     if (this.#closed) {
-      return { ok: false, diagnostics: next.diagnostics, changed: false };
+      return {
+        ok: false,
+        diagnostics: next.diagnostics,
+        changed: false,
+        manifest: next.manifest,
+      };
     }
     const old = this.#current;
     await this.#loading.catch(() => {});
@@ -513,7 +532,12 @@ class HostState {
     for (const line of describeLoadErrors(next.loadErrors())) this.#log(line);
     await old.drained();
     this.#pool.closeWhere(`${old.id}\0`);
-    return { ok: true, diagnostics: next.diagnostics, changed };
+    return {
+      ok: true,
+      diagnostics: next.diagnostics,
+      changed,
+      manifest: next.manifest,
+    };
   }
 
   reload(): Promise<ReloadResult> {

@@ -39,3 +39,9 @@ export {
   unwrap,
   walk,
 } from "./opencode_tool_source.ts";
+export {
+  ISOLATED_LOAD_HEAP_MB,
+  ISOLATED_LOAD_TIMEOUT_MS,
+  type IsolatedLoadOptions,
+  loadProjectIsolated,
+} from "./load_project_isolated.ts";
