@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
-import { errorMessage } from "../common/mod.ts";
+import { errorMessage, escapeControl } from "../common/mod.ts";
 import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
 import { loadProject, loadProjectIsolated } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
@@ -132,7 +132,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       `cannot start the tool host: directory "${options.directory}" is not an absolute path`,
     );
   }
-  const log = options.log ?? ((line: string) => console.error(line));
+  // Log lines carry names, session ids and reasons from requests and
+  // tools: none may drive the terminal or forge a line.
+  const sink = options.log ?? ((line: string) => console.error(line));
+  const log = (line: string) => sink(escapeControl(line));
   const runnerTmp = await mkdtemp(join(tmpdir(), "beeuni-runner-"));
   let start: RunnerStarter;
   try {
