@@ -33,11 +33,12 @@ Deno.test("hostile imports written while calls stream leave the daemon serving t
   const caller = async (id: number) => {
     for (let i = 0; running; i++) {
       try {
+        // A daemon that stalls fails the call instead of hanging the test.
         const { status, body } = await daemon.call("echo", {
           args: { text: `${id}-${i}` },
           sessionId: `s${id}`,
           agent: "beeuni",
-        });
+        }, { signal: AbortSignal.timeout(30_000) });
         if (status === 200 && body.output === `echo:${id}-${i}`) ok++;
         else failures.push(`${status} ${JSON.stringify(body)}`);
       } catch (error) {
