@@ -36,7 +36,7 @@ export interface ManifestLimits {
 
 /**
  * The default bounds, far above what a hand-written manifest needs (a
- * project of 1,000 tools has about 6,000 nodes): 1 MiB per file, 4 MiB in
+ * project of 1,000 tools has about 2,500 nodes): 1 MiB per file, 4 MiB in
  * all, 100,000 nodes in all, 10,000 entries per mapping or list, nesting
  * 64 deep, 256 imported files, import chains 32 files deep, 1,000
  * diagnostics and 100 alias expansions.
