@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { errorMessage, escapeControl } from "../common/mod.ts";
 import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
-import { loadProject, loadProjectIsolated } from "../project/mod.ts";
+import { isolatedLoader, loadProject } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { CallTicket } from "./_call_ticket.ts";
 import { confinement } from "./_confinement.ts";
@@ -167,6 +167,8 @@ class HostState {
   readonly #listeners = new Set<(event: HostEvent) => void>();
   readonly #timeout: number;
   readonly #stopLoading = new AbortController();
+  /** Reads a changed manifest off this thread (see `#read`). */
+  readonly #reader = isolatedLoader();
   #current!: Generation;
   #loading!: Promise<void>;
   #generations = 0;
@@ -234,7 +236,7 @@ class HostState {
       tracking: false,
     };
     const project = isolated
-      ? await loadProjectIsolated(options)
+      ? await this.#reader.load(options)
       : await loadProject(options);
     return new Generation(++this.#generations, project);
   }
@@ -581,6 +583,8 @@ class HostState {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopLoading.abort();
+    // A reload still reading the manifest ends now rather than at its end.
+    await this.#reader.close();
     await this.#reloading?.catch(() => {});
     this.#pool.close();
     this.#deadlines.stop();

@@ -1,14 +1,23 @@
-// The worker side of loadProjectIsolated(): loads the project named in
-// workerData and posts the result back. Runs in its own isolate, so a
-// manifest that exhausts this worker's heap ends the worker only.
+// The worker side of the isolated loader: loads each project it is asked
+// for and posts the result back. Runs in its own isolate, so a manifest
+// that exhausts this worker's heap ends the worker only.
 
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { errorMessage } from "../common/mod.ts";
 import { loadProject, type LoadProjectOptions } from "./load_project.ts";
 
-try {
-  const project = await loadProject(workerData as LoadProjectOptions);
-  parentPort?.postMessage({ ok: true, project });
-} catch (error) {
-  parentPort?.postMessage({ ok: false, message: errorMessage(error) });
-}
+parentPort?.on(
+  "message",
+  async (request: { id: number; options: LoadProjectOptions }) => {
+    try {
+      const project = await loadProject(request.options);
+      parentPort?.postMessage({ id: request.id, ok: true, project });
+    } catch (error) {
+      parentPort?.postMessage({
+        id: request.id,
+        ok: false,
+        message: errorMessage(error),
+      });
+    }
+  },
+);

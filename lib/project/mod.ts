@@ -42,6 +42,9 @@ export {
 export {
   ISOLATED_LOAD_HEAP_MB,
   ISOLATED_LOAD_TIMEOUT_MS,
+  type IsolatedLoader,
+  isolatedLoader,
   type IsolatedLoadOptions,
+  type IsolationOptions,
   loadProjectIsolated,
 } from "./load_project_isolated.ts";
