@@ -83,7 +83,7 @@ function callProblem(
     return `${
       manifestErrors(host)
     }Tool ${name} not found: the project declares no tool "${name}"${
-      near === undefined ? "" : ` (did you mean "${near}"?)`
+      near === undefined ? "" : ` (did you mean "${escapeControl(near)}"?)`
     }\n`;
   }
   const failed = host.loadErrors().find((entry) => entry.name === rawName);
