@@ -98,3 +98,15 @@ export async function beeuni(
     stderr: decoder.decode(out.stderr),
   };
 }
+
+/** The control characters in `text` other than line feeds, as escapes (`\x1b`), for asserting output is free of them. */
+export function controlChars(text: string): string[] {
+  const found: string[] = [];
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    if ((code < 0x20 && code !== 0x0a) || code === 0x7f) {
+      found.push(`\\x${code.toString(16).padStart(2, "0")}`);
+    }
+  }
+  return found;
+}

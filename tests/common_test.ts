@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  escapeControl,
   removeStaleTemps,
   withFileLock,
   writeFileAtomic,
@@ -94,4 +95,21 @@ Deno.test("removeStaleTemps() removes only old temporary files of writeFileAtomi
     [".a.json.notatemp.tmp", ".dir.0123456789abcdef.tmp", "a.json"],
   );
   assert.deepEqual(removeStaleTemps(path("missing")), []);
+});
+
+Deno.test("escapeControl() writes every control character as a visible escape and leaves the rest", () => {
+  assert.equal(escapeControl("plain name, ünïcode ✓"), "plain name, ünïcode ✓");
+  assert.equal(
+    escapeControl("a\nb\rc\td\x1b]0;title\x07e\x1b[2J\x00\x7f\x9b"),
+    "a\\nb\\rc\\td\\x1b]0;title\\x07e\\x1b[2J\\x00\\x7f\\x9b",
+  );
+  assert.equal(
+    escapeControl("x\u2028y\u202ez\u2066"),
+    "x\\u2028y\\u202ez\\u2066",
+  );
+  assert.equal(escapeControl("a\\nb"), "a\\nb");
+  assert.equal(
+    escapeControl("line 1\nline 2\r\x1b", { keepNewlines: true }),
+    "line 1\nline 2\\r\\x1b",
+  );
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempRepo } from "./_helpers.ts";
+import { controlChars, tempRepo } from "./_helpers.ts";
 import { rawRequest, startDaemon, waitFor } from "./_daemon.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
@@ -873,3 +873,31 @@ function exists(path: string): boolean {
     return false;
   }
 }
+
+Deno.test("a newline or ESC in a sessionId or tool name cannot forge or colour a daemon log line", async () => {
+  await using repo = await project();
+  await using daemon = await startDaemon(repo.dir);
+  const forged = "s1\n[tools] call forged agent=beeuni session=x 1ms ok\x1b[2J";
+  const { status } = await daemon.call("echo", {
+    args: { text: "hi" },
+    sessionId: forged,
+    agent: "beeuni",
+  });
+  assert.equal(status, 200);
+  await daemon.call("no\nsuch\x1b]0;t\x07", { args: {}, ...CALL });
+  await waitFor(
+    "the call lines",
+    () => daemon.stderr().split("[tools] call ").length > 2,
+  );
+  const log = daemon.stderr();
+  assert.deepEqual(controlChars(log), []);
+  assert.ok(
+    log.split("\n").every((line) => !line.startsWith("[tools] call forged")),
+  );
+  assert.ok(
+    log.includes(
+      "session=s1\\n[tools] call forged agent=beeuni session=x 1ms ok\\x1b[2J",
+    ),
+    log,
+  );
+});

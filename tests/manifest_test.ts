@@ -376,3 +376,46 @@ Deno.test("parseManifest() reads CRLF files with the same positions", () => {
   assert.deepEqual(crlf.files, parse({ "beeuni.yaml": lf }).files);
   assert.equal(crlf.files[0].tools[1].value, "tools/x.ts");
 });
+
+Deno.test("parseManifest() reports a YAML indentation mistake once, at the line and column of the misplaced text (V12)", () => {
+  const cases: [string, string][] = [
+    [
+      "tools:\n  web_search: beeuni:web_search\n   memory: beeuni:memory\n",
+      "beeuni.yaml:3:4: error V12: malformed YAML: bad indentation: this line starts at column 4, further right than the line above (column 3), so YAML reads it as part of that line; align it with the entries it belongs to",
+    ],
+    [
+      "tools:\n  web_search: beeuni:web_search\n memory: beeuni:memory\n",
+      "beeuni.yaml:3:2: error V12: malformed YAML: bad indentation: this line starts at column 2, which lines up with no entry above it; align it with the entries it belongs to",
+    ],
+    [
+      "agents:\n  planner:\n    tools:\n      - read\n     - grep\n",
+      "beeuni.yaml:5:6: error V12: malformed YAML: bad indentation: this line starts at column 6, which lines up with no entry above it; align it with the entries it belongs to",
+    ],
+    [
+      "agents:\n  a:\n      tools: all\n    # why\n    secrets: all\n",
+      "beeuni.yaml:5:5: error V12: malformed YAML: bad indentation: this line starts at column 5, which lines up with no entry above it; align it with the entries it belongs to",
+    ],
+    [
+      "imports:\n  - a.yaml\n - b.yaml\n",
+      "beeuni.yaml:3:2: error V12: malformed YAML: bad indentation: this line starts at column 2, which lines up with no entry above it; align it with the entries it belongs to",
+    ],
+  ];
+  for (const [text, expected] of cases) {
+    assert.deepEqual(brief(parse({ "beeuni.yaml": text }).diagnostics), [
+      expected,
+    ]);
+  }
+});
+
+Deno.test("parseManifest() warns about a key that is a list or mapping instead of logging (V12)", () => {
+  const manifest = parse({
+    "beeuni.yaml": "agents:\n  a:\n    ? [a, b]\n    : x\n    tools: [read]\n",
+  });
+  assert.deepEqual(brief(manifest.diagnostics), [
+    "beeuni.yaml:3:7: warning V12: a list or mapping used as a key is read as text: write a plain key",
+  ]);
+  assert.deepEqual(manifest.files[0].agents[0].raw, {
+    "[ a, b ]": "x",
+    tools: ["read"],
+  });
+});

@@ -4,7 +4,12 @@ import assert from "node:assert/strict";
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { git, tempRepo } from "./_helpers.ts";
-import { findManifest, loadProject } from "../lib/project/mod.ts";
+import {
+  findManifest,
+  isolatedLoader,
+  loadProject,
+  loadProjectIsolated,
+} from "../lib/project/mod.ts";
 
 const TOOL = `export default {
   description: "Says hello.",
@@ -195,4 +200,82 @@ Deno.test("loadProject() reads CRLF manifests and imports (M2)", async () => {
     "beeuni:web_search",
     "tools/hello.ts",
   ]);
+});
+
+/** A project whose manifest is large but within the limits it is read with. */
+function largeProject(entries: number): Record<string, string> {
+  const imports: string[] = [];
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 8; f++) {
+    const path = `data/f${f}.yaml`;
+    imports.push(path);
+    files[path] = `x-data:\n${
+      Array.from({ length: entries }, (_, i) => `  k${i}: [a, b, c]\n`).join("")
+    }`;
+  }
+  files["beeuni.yaml"] = `imports: [${
+    imports.join(", ")
+  }]\ntools:\n  web_search: beeuni:web_search\n`;
+  return files;
+}
+
+Deno.test("loadProjectIsolated() gives what loadProject() gives, while the caller's event loop keeps turning", async () => {
+  await using repo = await tempRepo(largeProject(2_000));
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  let isolated;
+  try {
+    isolated = await loadProjectIsolated({ cwd: repo.dir, tracking: false });
+  } finally {
+    clearInterval(timer);
+  }
+  // A read on this thread holds the loop until it ends; the worker's does not.
+  assert.ok(ticks > 0, "no timer fired during the isolated load");
+  const local = await loadProject({ cwd: repo.dir, tracking: false });
+  assert.deepEqual(isolated, local);
+  assert.equal(isolated.manifest.files.length, 9);
+});
+
+Deno.test("an isolated load that outgrows its worker's heap ends with a readable error; the caller and the next load live on", async () => {
+  await using repo = await tempRepo({
+    ...largeProject(9_000),
+    "small.yaml": "tools:\n  web_search: beeuni:web_search\n",
+  });
+  const loader = isolatedLoader({ heapMb: 32, timeoutMs: 15_000 });
+  try {
+    // Near its heap limit a worker either fails at once or slows down in
+    // garbage collection until the time limit ends it: both are contained.
+    await assert.rejects(
+      loader.load({
+        cwd: repo.dir,
+        tracking: false,
+        limits: { maxNodes: 1e7 },
+      }),
+      /^Error: reading the manifest (needs more than 32 MB of memory|took longer than 15 s): make it smaller$/,
+    );
+    // A fresh worker reads the next load.
+    const small = await loader.load({ cwd: repo.dir, manifest: "small.yaml" });
+    assert.deepEqual(small.toolSet.tools.map((t) => t.name), ["web_search"]);
+  } finally {
+    await loader.close();
+  }
+  // Within the default limits the large project is one positioned error.
+  const project = await loadProjectIsolated({ cwd: repo.dir, tracking: false });
+  assert.deepEqual(
+    project.diagnostics.map((d) => [d.file, d.line, d.severity]),
+    [["data/f2.yaml", 1_997, "error"]],
+  );
+  assert.match(project.diagnostics[0].message, /more than 100000 YAML values/);
+});
+
+Deno.test("loadProjectIsolated() rejects like loadProject() when there is no manifest", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_none_" });
+  try {
+    await assert.rejects(
+      loadProjectIsolated({ cwd: dir, manifest: "missing.yaml" }),
+      /missing\.yaml/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

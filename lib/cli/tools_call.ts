@@ -14,6 +14,7 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
+import { escapeControl } from "../common/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
@@ -44,7 +45,9 @@ function manifestErrors(host: Host): string {
   const errors = host.diagnostics().filter((d) => d.severity === "error");
   if (errors.length === 0) return "";
   const lines = errors.map((d) =>
-    `${d.file}:${d.line}:${d.col}: error: ${d.message}\n`
+    `${escapeControl(d.file)}:${d.line}:${d.col}: error: ${
+      escapeControl(d.message)
+    }\n`
   );
   return `beeuni tools call: the manifest has errors:\n${lines.join("")}`;
 }
@@ -53,34 +56,41 @@ function manifestErrors(host: Host): string {
  * What stops the call before it is made, in words, or `undefined`: an
  * unknown `--agent`, a name the project does not declare (with the nearest
  * one), a tool that did not load (its reason first), and the manifest's
- * errors that explain either.
+ * errors that explain either. Control characters in names and reasons are
+ * escaped, so none can drive the terminal or start a line.
  */
 function callProblem(
   host: Host,
-  name: string,
-  agent: string | undefined,
+  rawName: string,
+  rawAgent: string | undefined,
 ): string | undefined {
+  const name = escapeControl(rawName);
+  const agent = rawAgent === undefined ? undefined : escapeControl(rawAgent);
   const manifest = host.manifest();
-  if (agent !== undefined && !findAgent(manifest, agent)) {
+  if (rawAgent !== undefined && !findAgent(manifest, rawAgent)) {
     const defined = agentNames(manifest);
     return `beeuni tools call: unknown agent "${agent}": ${
       defined.length === 0
         ? "the manifest defines no agents"
-        : `the manifest defines ${defined.map((n) => `"${n}"`).join(", ")}`
+        : `the manifest defines ${
+          defined.map((n) => `"${escapeControl(n)}"`).join(", ")
+        }`
     }\nRun \`beeuni tools call --help\` for usage.\n`;
   }
   const declared = host.toolSet().tools.map((tool) => tool.name);
-  if (!declared.includes(name)) {
-    const near = nearestName(name, declared);
+  if (!declared.includes(rawName)) {
+    const near = nearestName(rawName, declared);
     return `${
       manifestErrors(host)
     }Tool ${name} not found: the project declares no tool "${name}"${
-      near === undefined ? "" : ` (did you mean "${near}"?)`
+      near === undefined ? "" : ` (did you mean "${escapeControl(near)}"?)`
     }\n`;
   }
-  const failed = host.loadErrors().find((entry) => entry.name === name);
+  const failed = host.loadErrors().find((entry) => entry.name === rawName);
   if (failed) {
-    return `tool "${name}" did not load: ${failed.reason}\n(a session calling it gets "Tool ${name} not found" until this is fixed; \`beeuni validate --load\` checks every tool)\n`;
+    return `tool "${name}" did not load: ${
+      escapeControl(failed.reason)
+    }\n(a session calling it gets "Tool ${name} not found" until this is fixed; \`beeuni validate --load\` checks every tool)\n`;
   }
   return undefined;
 }
@@ -199,7 +209,11 @@ Options:
         io.stdout(text.endsWith("\n") ? text : text + "\n");
         return 0;
       }
-      const message = outcome.error;
+      // The tool's own error may span lines; nothing in it may drive the
+      // terminal.
+      const message = escapeControl(outcome.error, {
+        keepNewlines: outcome.status === "error",
+      });
       io.stderr(message.endsWith("\n") ? message : message + "\n");
       return 1;
     } finally {

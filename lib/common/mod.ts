@@ -7,6 +7,7 @@
  */
 
 export { errorMessage } from "./errors.ts";
+export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
 export {
   type OptionSpec,
   type ParsedArgs,

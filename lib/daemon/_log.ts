@@ -1,5 +1,8 @@
 // The daemon's log: lines are batched and written after the current turn,
-// off the path of the answer; flush() writes what is left.
+// off the path of the answer; flush() writes what is left. Control
+// characters are escaped, so no value in a line can forge another.
+
+import { escapeControl } from "../common/mod.ts";
 
 /** A batching log. */
 export interface BatchedLog {
@@ -23,7 +26,7 @@ export function batchedLog(write: (text: string) => void): BatchedLog {
   };
   return {
     log(line: string): void {
-      lines.push(line + "\n");
+      lines.push(escapeControl(line) + "\n");
       timer ??= setTimeout(flush, 0);
     },
     flush,

@@ -1,8 +1,10 @@
 // Hot reload (D5): watch the project's folders, wait for the changes to
-// settle, reload, then watch the new set of folders. One reload runs at a
-// time; changes during a reload start another once it ends.
+// settle, reload, then watch the folders the manifest the reload read
+// names. One reload runs at a time; changes during a reload start another
+// once it ends.
 
 import { relative } from "node:path";
+import type { Manifest } from "../manifest/mod.ts";
 import type { Watcher } from "../runtime/mod.ts";
 import { canonicalRoot, errorMessage } from "../common/mod.ts";
 import { isReloadTrigger, watchTargets } from "./_watch.ts";
@@ -11,14 +13,18 @@ import { isReloadTrigger, watchTargets } from "./_watch.ts";
 export interface ReloaderOptions {
   /** The project root. */
   root: string;
-  /** The root manifest, repo-relative. */
-  manifestPath: string;
+  /** The manifest read at start. */
+  manifest: Manifest;
   /** Quiet time after the last change before reloading, in milliseconds. */
   debounceMs: number;
   /** The runtime's folder watcher. */
   watchDirs(dirs: string[], onChange: (paths: string[]) => void): Watcher;
-  /** Reloads; `what` names the changed files (or "the project"). */
-  reload(what: string): Promise<void>;
+  /**
+   * Reloads; `what` names the changed files (or "the project"). Resolves to
+   * the manifest the reload read, valid or not, or undefined when it read
+   * none.
+   */
+  reload(what: string): Promise<Manifest | undefined>;
   /** Where problems with watching go. */
   log(line: string): void;
 }
@@ -31,7 +37,7 @@ export interface Reloader {
 
 /** Starts watching the project and reloading on change. */
 export function startReloader(options: ReloaderOptions): Reloader {
-  const { root, manifestPath, debounceMs } = options;
+  const { root, debounceMs } = options;
   const realRoot = canonicalRoot(root);
   const changed = new Set<string>();
   let watcher: Watcher | undefined;
@@ -47,9 +53,9 @@ export function startReloader(options: ReloaderOptions): Reloader {
     timer = setTimeout(run, debounceMs);
   };
 
-  const rewatch = () => {
+  const rewatch = (manifest: Manifest) => {
     if (closed) return;
-    const targets = watchTargets(root, manifestPath);
+    const targets = watchTargets(root, manifest);
     manifests = new Set(targets.manifests);
     const key = targets.dirs.join("\n");
     if (key === watchedKey) return;
@@ -73,20 +79,16 @@ export function startReloader(options: ReloaderOptions): Reloader {
     reloading = true;
     const files = [...changed].sort();
     changed.clear();
-    // Watch what the manifest on disk names before reloading, so an edit in
-    // a newly imported file's folder during the reload is not missed.
+    let manifest: Manifest | undefined;
     try {
-      rewatch();
-    } catch {
-      // Reported by the rewatch after the reload.
-    }
-    try {
-      await options.reload(files.length > 0 ? files.join(", ") : "the project");
+      manifest = await options.reload(
+        files.length > 0 ? files.join(", ") : "the project",
+      );
     } finally {
       reloading = false;
     }
     try {
-      rewatch();
+      if (manifest) rewatch(manifest);
     } catch (error) {
       options.log(`[daemon] cannot watch the project: ${errorMessage(error)}`);
     }
@@ -97,7 +99,7 @@ export function startReloader(options: ReloaderOptions): Reloader {
   }
 
   try {
-    rewatch();
+    rewatch(options.manifest);
   } catch (error) {
     options.log(
       `[daemon] cannot watch the project, hot reload is off: ${

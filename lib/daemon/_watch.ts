@@ -1,15 +1,16 @@
 /**
  * What the daemon watches for hot reload (D5): the folders holding the root
  * manifest, every imported manifest file and every declared tool module.
- * Derived again after each reload, so a newly imported file or a newly
- * declared module is watched from then on.
+ * Derived again from the manifest each reload read, so a newly imported
+ * file or a newly declared module is watched from then on. Nothing here
+ * parses YAML: the reload reads the manifest off the event loop.
  *
  * @module
  */
 
-import { readFileSync, realpathSync } from "node:fs";
-import { dirname, extname, join, relative, resolve, sep } from "node:path";
-import { MODULE_EXTENSIONS, parseManifest } from "../manifest/mod.ts";
+import { realpathSync } from "node:fs";
+import { dirname, extname, relative, resolve, sep } from "node:path";
+import { type Manifest, MODULE_EXTENSIONS } from "../manifest/mod.ts";
 
 /**
  * Extensions of files whose change in a watched folder triggers a reload:
@@ -59,23 +60,16 @@ function inside(root: string, path: string): boolean {
 }
 
 /**
- * What to watch for the project at `root` whose root manifest is
- * `manifestPath` (repo-relative): the folders of every manifest file read,
- * every import named and every tool module declared, inside the project
- * only, and the manifest files themselves. Never throws: a broken manifest
- * still yields what it could read.
+ * What to watch for the project at `root`, whose root manifest read as
+ * `manifest`: the folders of every manifest file read, every import named
+ * and every tool module declared, inside the project only, and the
+ * manifest files themselves. A broken manifest yields what it could read.
  */
-export function watchTargets(root: string, manifestPath: string): WatchTargets {
+export function watchTargets(root: string, manifest: Manifest): WatchTargets {
   // Folders are watched by their real path, so the paths of the events
   // match on systems that report real paths.
   const absoluteRoot = realPath(resolve(root));
-  const manifest = parseManifest(absoluteRoot, manifestPath, (path) => {
-    try {
-      return readFileSync(join(absoluteRoot, path), "utf8");
-    } catch {
-      return undefined;
-    }
-  });
+  const manifestPath = manifest.manifestPath;
   const rootManifest = resolve(absoluteRoot, manifestPath);
   const dirs = new Set<string>([absoluteRoot, dirname(rootManifest)]);
   const manifests = new Set<string>([rootManifest]);

@@ -6,12 +6,12 @@
  * @module
  */
 
-import { dirname, relative } from "node:path";
+import { dirname } from "node:path";
 import { errorMessage, isLoopbackHostname } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
-import type { Diagnostic } from "../manifest/mod.ts";
+import type { Diagnostic, Manifest } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { readSecrets, secretsFile } from "../secrets/mod.ts";
 import type { Io, Runtime, Server } from "../runtime/mod.ts";
@@ -128,7 +128,7 @@ function reloadLogger(
   log: (line: string) => void,
   after: () => void,
 ) {
-  return async (what: string): Promise<void> => {
+  return async (what: string): Promise<Manifest | undefined> => {
     try {
       const result = await host.reload();
       if (result.ok) {
@@ -152,12 +152,14 @@ function reloadLogger(
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
       }
+      return result.manifest;
     } catch (error) {
       log(
         `[daemon] not reloaded after a change to ${what}: ${
           errorMessage(error)
         }; the previous tools keep serving`,
       );
+      return undefined;
     }
   };
 }
@@ -277,7 +279,7 @@ export async function startDaemon(
   writeOpencode();
   const reloader = options.watch === false ? undefined : startReloader({
     root,
-    manifestPath: relative(root, manifestFile),
+    manifest: host.manifest(),
     debounceMs: options.debounceMs ?? 150,
     watchDirs: runtime.watchDirs,
     reload: reloadLogger(host, log, writeOpencode),

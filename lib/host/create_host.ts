@@ -26,9 +26,9 @@ import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
-import { errorMessage } from "../common/mod.ts";
+import { errorMessage, escapeControl } from "../common/mod.ts";
 import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
-import { loadProject } from "../project/mod.ts";
+import { isolatedLoader, loadProject } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { CallTicket } from "./_call_ticket.ts";
 import { confinement } from "./_confinement.ts";
@@ -157,7 +157,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       `cannot start the tool host: directory "${options.directory}" is not an absolute path`,
     );
   }
-  const log = options.log ?? ((line: string) => console.error(line));
+  // Log lines carry names, session ids and reasons from requests and
+  // tools: none may drive the terminal or forge a line.
+  const sink = options.log ?? ((line: string) => console.error(line));
+  const log = (line: string) => sink(escapeControl(line));
   const runnerTmp = await mkdtemp(join(tmpdir(), "beeuni-runner-"));
   let start: RunnerStarter;
   try {
@@ -189,6 +192,8 @@ class HostState {
   readonly #listeners = new Set<(event: HostEvent) => void>();
   readonly #timeout: number;
   readonly #stopLoading = new AbortController();
+  /** Reads a changed manifest off this thread (see `#read`). */
+  readonly #reader = isolatedLoader();
   #current!: Generation;
   #loading!: Promise<void>;
   #generations = 0;
@@ -243,12 +248,21 @@ class HostState {
     if (this.#options.waitForLoad !== false) await this.#loading;
   }
 
-  async #read(): Promise<Generation> {
-    const project = await loadProject({
+  /**
+   * Reads the project. At start, in this process (the manifest limits bound
+   * the cost, and a worker would slow every start); on reload, in a worker
+   * with its own heap and time limit, so a changed manifest cannot exhaust
+   * this process's memory or hold the calls it answers meanwhile.
+   */
+  async #read(isolated = false): Promise<Generation> {
+    const options = {
       cwd: this.#options.directory,
       manifest: this.#options.manifest,
       tracking: false,
-    });
+    };
+    const project = isolated
+      ? await this.#reader.load(options)
+      : await loadProject(options);
     return new Generation(++this.#generations, project);
   }
 
@@ -524,12 +538,17 @@ class HostState {
   async #reload(): Promise<ReloadResult> {
     let next: Generation;
     try {
-      next = await this.#read();
+      next = await this.#read(true);
       const errors = next.diagnostics.filter((d) => d.severity === "error");
       if (errors.length > 0) {
         this.#logManifestErrors(next.diagnostics);
         this.#log("[tools] reload refused: the old tool set keeps serving");
-        return { ok: false, diagnostics: next.diagnostics, changed: false };
+        return {
+          ok: false,
+          diagnostics: next.diagnostics,
+          changed: false,
+          manifest: next.manifest,
+        };
       }
       await this.#load(next);
     } catch (error) {
@@ -538,7 +557,12 @@ class HostState {
       return { ok: false, diagnostics: [], changed: false, error: message };
     }
     if (this.#closed) {
-      return { ok: false, diagnostics: next.diagnostics, changed: false };
+      return {
+        ok: false,
+        diagnostics: next.diagnostics,
+        changed: false,
+        manifest: next.manifest,
+      };
     }
     const old = this.#current;
     await this.#loading.catch(() => {});
@@ -550,7 +574,12 @@ class HostState {
     for (const line of describeLoadErrors(next.loadErrors())) this.#log(line);
     await old.drained();
     this.#pool.closeWhere(`${old.id}\0`);
-    return { ok: true, diagnostics: next.diagnostics, changed };
+    return {
+      ok: true,
+      diagnostics: next.diagnostics,
+      changed,
+      manifest: next.manifest,
+    };
   }
 
   reload(): Promise<ReloadResult> {
@@ -593,6 +622,8 @@ class HostState {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopLoading.abort();
+    // A reload still reading the manifest ends now rather than at its end.
+    await this.#reader.close();
     await this.#reloading?.catch(() => {});
     this.#pool.close();
     this.#deadlines.stop();

@@ -171,6 +171,8 @@ export interface ReloadResult {
   changed: boolean;
   /** Why the reload failed when it was not the manifest's errors (for example, the manifest could not be read). */
   error?: string;
+  /** The manifest as the reload read it, valid or not; absent when it could not be read. */
+  manifest?: Manifest;
 }
 
 /** Something the host did, for those watching it: never a call's env, secrets or tokens. */

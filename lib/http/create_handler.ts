@@ -26,7 +26,7 @@
  * @module
  */
 
-import { errorMessage } from "../common/mod.ts";
+import { errorMessage, escapeControl } from "../common/mod.ts";
 import { callerWatch } from "./_caller_watch.ts";
 import { bearerChecker, checkHost, unauthorized } from "./_guard.ts";
 import { json } from "./_respond.ts";
@@ -82,7 +82,9 @@ function under(prefix: string, path: string): boolean {
 export function createHandler(
   options: HandlerOptions,
 ): (request: Request) => Promise<Response> {
-  const log = options.log ?? (() => {});
+  // Reasons may quote what the request sent: escape control characters.
+  const sink = options.log ?? (() => {});
+  const log = (line: string) => sink(escapeControl(line));
   const authorized = bearerChecker(options.token);
   const mounts = options.mounts ?? [];
   const routes = beeuniRoutes(

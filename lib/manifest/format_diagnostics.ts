@@ -6,6 +6,7 @@
  * @module
  */
 
+import { escapeControl } from "../common/mod.ts";
 import type { Diagnostic } from "./types.ts";
 
 /** The output formats of `beeuni validate`. */
@@ -71,7 +72,8 @@ const RESET = "\x1b[0m";
 /**
  * Formats `diagnostics` like a compiler, one per line
  * (`path:line:col: error|warning: message`), then a summary line. Colours
- * only when `color` is true.
+ * only when `color` is true. Control characters in paths and messages are
+ * escaped (`\n`, `\x1b`, …).
  */
 export function formatText(
   manifest: string,
@@ -80,14 +82,16 @@ export function formatText(
 ): string {
   const paint = (code: string, text: string) =>
     color ? `${code}${text}${RESET}` : text;
+  // Names in messages come from the manifest: control characters in them
+  // must neither drive the terminal nor start a line of their own.
   const lines = diagnostics.map((d) => {
-    const where = paint(BOLD, `${d.file}:${d.line}:${d.col}:`);
+    const where = paint(BOLD, `${escapeControl(d.file)}:${d.line}:${d.col}:`);
     const severity = d.severity === "error"
       ? paint(RED + BOLD, "error:")
       : paint(YELLOW + BOLD, "warning:");
-    return `${where} ${severity} ${d.message}`;
+    return `${where} ${severity} ${escapeControl(d.message)}`;
   });
-  const summary = summaryLine(manifest, diagnostics);
+  const summary = escapeControl(summaryLine(manifest, diagnostics));
   if (lines.length > 0) lines.push("");
   lines.push(summary);
   return `${lines.join("\n")}\n`;
@@ -104,10 +108,7 @@ export function formatJson(
 }
 
 function escapeData(text: string): string {
-  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll(
-    "\n",
-    "%0A",
-  );
+  return escapeControl(text.replaceAll("%", "%25"));
 }
 
 function escapeProperty(text: string): string {
@@ -117,7 +118,8 @@ function escapeProperty(text: string): string {
 /**
  * Formats `diagnostics` as GitHub Actions workflow commands
  * (`::error file=…,line=…,col=…,title=…::message`), so CI shows them as
- * annotations on the lines they concern.
+ * annotations on the lines they concern. Control characters are escaped
+ * (`\n`, `\x1b`, …), so no value can end the command or start another.
  */
 export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   return diagnostics.map((d) =>

@@ -52,8 +52,16 @@ export {
 export {
   MAX_ALIAS_COUNT,
   parseManifest,
+  type ParseManifestOptions,
   type ReadFile,
 } from "./parse_manifest.ts";
+export {
+  formatBytes,
+  limitDiagnostics,
+  MANIFEST_LIMITS,
+  type ManifestLimits,
+  manifestLimits,
+} from "./limits.ts";
 export {
   LEGACY_TOOLS_DIR,
   type ModuleFacts,

@@ -30,24 +30,50 @@ function distance(a: string, b: string): number {
 }
 
 /**
+ * How many cells of edit-distance tables a {@linkcode HintBudget} holds by
+ * default: hints cost names × known names, so a manifest with thousands of
+ * unknown names must not make validation quadratic. Ordinary manifests use
+ * a tiny fraction of it.
+ */
+export const HINT_BUDGET_CELLS = 4_000_000;
+
+/** Longest name a hint is looked for (tool names are at most 64 characters, V1). */
+const HINT_MAX_LENGTH = 64;
+
+/** Work that several {@linkcode nearestName} calls share: once spent, they give no more hints. */
+export interface HintBudget {
+  /** Edit-distance table cells left. */
+  cells: number;
+}
+
+/**
  * The name among `known` nearest to `name`, when it is near enough to be a
  * typo of it (at most a third of its letters apart, or one), for "did you
- * mean" hints; `undefined` otherwise.
+ * mean" hints; `undefined` otherwise. Names longer than 64 characters get
+ * no hint, candidates whose length alone rules them out are skipped, and
+ * with a `budget` the search gives up (no hint) once it is spent.
  */
 export function nearestName(
   name: string,
   known: Iterable<string>,
+  budget?: HintBudget,
 ): string | undefined {
+  if (name.length > HINT_MAX_LENGTH) return undefined;
+  const limit = Math.max(1, name.length / 3);
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
+    if (Math.abs(candidate.length - name.length) > limit) continue;
+    if (budget) {
+      const cost = (name.length + 1) * (candidate.length + 1);
+      if (cost > budget.cells) return undefined;
+      budget.cells -= cost;
+    }
     const d = distance(name, candidate);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(1, name.length / 3)
-    ? best
-    : undefined;
+  return best !== undefined && bestDistance <= limit ? best : undefined;
 }

@@ -15,11 +15,17 @@ import {
   isSeq,
   LineCounter,
   type Node,
-  parseDocument,
   visit,
 } from "yaml";
 import { posix } from "node:path";
 import { checkRepoRelativePath } from "./rules.ts";
+import {
+  formatBytes,
+  MANIFEST_LIMITS,
+  type ManifestLimits,
+  manifestLimits,
+} from "./limits.ts";
+import { firstYamlError, inspectShape, readYaml } from "./_yaml_reader.ts";
 import type {
   AgentEntry,
   AgentToolsSpec,
@@ -41,8 +47,14 @@ import { errorMessage } from "../common/mod.ts";
  */
 export type ReadFile = (repoRelativePath: string) => string | undefined;
 
+/** Options of {@linkcode parseManifest}. */
+export interface ParseManifestOptions {
+  /** Bounds over the defaults of {@linkcode MANIFEST_LIMITS}. */
+  limits?: Partial<ManifestLimits>;
+}
+
 /** How many alias expansions a manifest file may cause before it counts as an alias bomb (V12). */
-export const MAX_ALIAS_COUNT = 100;
+export const MAX_ALIAS_COUNT: number = MANIFEST_LIMITS.maxAliasCount;
 
 /** What kind of YAML value a node is, for messages. */
 function describe(node: unknown): string {
@@ -65,13 +77,27 @@ function describe(node: unknown): string {
 /** Parses one file of the manifest with positions. */
 class FileParser {
   readonly lines = new LineCounter();
-  readonly doc: Document.Parsed;
+  doc!: Document.Parsed;
   readonly diagnostics: Diagnostic[] = [];
   readonly file: ManifestFile;
   readonly path: string;
+  readonly source: string;
+  readonly limits: ManifestLimits;
 
-  constructor(path: string, source: string, importedFrom?: SourcePos) {
+  readonly nodeBudget: number;
+  nodes = 0;
+
+  constructor(
+    path: string,
+    source: string,
+    limits: ManifestLimits,
+    nodeBudget: number,
+    importedFrom?: SourcePos,
+  ) {
+    this.nodeBudget = nodeBudget;
     this.path = path;
+    this.source = source;
+    this.limits = limits;
     this.file = {
       path,
       hasToolsKey: false,
@@ -80,11 +106,6 @@ class FileParser {
       imports: [],
       ...(importedFrom ? { importedFrom } : {}),
     };
-    this.doc = parseDocument(source, {
-      lineCounter: this.lines,
-      prettyErrors: false,
-      uniqueKeys: true,
-    });
   }
 
   pos(offset: number | undefined): SourcePos {
@@ -118,25 +139,70 @@ class FileParser {
       (isScalar(node) && node.value === null);
   }
 
-  parse(): ManifestFile {
-    for (const error of this.doc.errors) {
-      const at = error.linePos?.[0];
+  /** Reads the YAML within the limits; false when the file cannot be used. */
+  read(): boolean {
+    const { maxDepth, maxEntries } = this.limits;
+    const read = readYaml(this.source, this.lines, maxDepth, this.nodeBudget);
+    this.nodes = read.nodes;
+    if (read.stop?.limit === "depth") {
       this.error(
-        at ? { file: this.path, ...at } : this.pos(error.pos[0]),
+        this.pos(read.stop.offset),
         "V12",
-        `malformed YAML: ${error.message}`,
+        `mappings and lists nest more than ${maxDepth} levels deep here (the limit): flatten this part of ${this.path}`,
       );
+      return false;
     }
+    if (read.stop) {
+      this.error(
+        this.pos(read.stop.offset),
+        "V12",
+        `the manifest files hold more than ${this.limits.maxNodes} YAML values up to here (keys, values, lists and mappings; the limit): make them smaller`,
+      );
+      return false;
+    }
+    this.doc = read.doc;
+    if (this.doc.errors.length > 0) {
+      const error = firstYamlError(this.source, this.doc.errors);
+      this.error(this.pos(error.offset), "V12", error.message);
+      return false;
+    }
+    let usable = true;
+    for (const problem of inspectShape(this.doc, maxEntries)) {
+      const at = this.pos(problem.offset);
+      if (problem.kind === "entries") {
+        const what = problem.list ? "list" : "mapping";
+        this.error(
+          at,
+          "V12",
+          `this ${what} has more than ${maxEntries} entries (the limit): split it across files listed under \`imports:\``,
+        );
+        usable = false;
+      } else if (problem.kind === "duplicate") {
+        this.error(at, "V12", "malformed YAML: Map keys must be unique");
+        usable = false;
+      } else {
+        this.diagnostics.push({
+          ...at,
+          severity: "warning",
+          rule: "V12",
+          message:
+            "a list or mapping used as a key is read as text: write a plain key",
+        });
+      }
+    }
+    return usable;
+  }
+
+  parse(): ManifestFile {
+    if (!this.read()) return this.file;
     for (const warning of this.doc.warnings) {
-      const at = warning.linePos?.[0];
       this.diagnostics.push({
-        ...(at ? { file: this.path, ...at } : this.pos(warning.pos[0])),
+        ...this.pos(warning.pos[0]),
         severity: "warning",
         rule: "V12",
         message: `YAML: ${warning.message}`,
       });
     }
-    if (this.doc.errors.length > 0) return this.file;
     if (!this.checkAliases()) return this.file;
 
     const top = this.deref(this.doc.contents);
@@ -180,7 +246,7 @@ class FileParser {
     });
     if (!hasAlias) return true;
     try {
-      this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      this.doc.toJS({ maxAliasCount: this.limits.maxAliasCount });
       return true;
     } catch (error) {
       let first: SourcePos | undefined;
@@ -194,7 +260,7 @@ class FileParser {
       this.error(
         first ?? this.pos(0),
         "V12",
-        `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT} alias expansions), which looks like an alias bomb: write the values out instead (${detail})`,
+        `YAML aliases expand too far (more than ${this.limits.maxAliasCount} alias expansions), which looks like an alias bomb: write the values out instead (${detail})`,
       );
       return false;
     }
@@ -489,7 +555,7 @@ class FileParser {
     try {
       return (node as { toJS(doc: Document, options: object): unknown }).toJS(
         this.doc,
-        { maxAliasCount: MAX_ALIAS_COUNT },
+        { maxAliasCount: this.limits.maxAliasCount },
       );
     } catch {
       return undefined;
@@ -497,12 +563,37 @@ class FileParser {
   }
 }
 
+/** The UTF-8 size of `text`, counted without copying it. */
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** One file whose imports are being followed. */
+interface Frame {
+  /** The chain of files from the root down to this one. */
+  chain: string[];
+  imports: ImportEntry[];
+  next: number;
+}
+
 /**
  * Parses the root manifest at `manifestPath` (repo-relative) and every file
  * it imports, recursively (M2), through `read`. Never throws: malformed YAML,
- * wrong types, alias bombs, import cycles, missing imports and import paths
- * that leave the repository are positioned errors in
- * {@linkcode Manifest.diagnostics}.
+ * wrong types, alias bombs, import cycles, missing imports, import paths
+ * that leave the repository and input past {@linkcode MANIFEST_LIMITS}
+ * (file size, entries, nesting, imports) are positioned errors in
+ * {@linkcode Manifest.diagnostics}. Time and memory grow with the input
+ * read, which the limits bound.
  *
  * @example
  * ```ts
@@ -519,7 +610,9 @@ export function parseManifest(
   root: string,
   manifestPath: string,
   read: ReadFile,
+  options: ParseManifestOptions = {},
 ): Manifest {
+  const limits = manifestLimits(options.limits);
   const rootPath = posix.normalize(manifestPath.replaceAll("\\", "/"));
   const manifest: Manifest = {
     root,
@@ -527,13 +620,28 @@ export function parseManifest(
     files: [],
     diagnostics: [],
   };
+  const diagnostics = manifest.diagnostics;
   const seen = new Set<string>();
+  let imported = 0;
+  let totalBytes = 0;
+  let nodes = 0;
+  let stopped = false;
+  const fail = (at: SourcePos, rule: string, message: string) => {
+    diagnostics.push({ ...at, severity: "error", rule, message });
+  };
 
+  /** Reads and parses one file; its imports, when it has any, to follow. */
   const load = (
     path: string,
     chain: string[],
     importedFrom?: SourcePos,
-  ): void => {
+  ): ImportEntry[] => {
+    const at = importedFrom ?? { file: path, line: 1, col: 1 };
+    const verb = chain.length > 0 ? "import" : "read";
+    const rule = chain.length > 0 ? "M2" : "M1";
+    const via = chain.length > 0
+      ? ` (import chain: ${[...chain, path].join(" -> ")})`
+      : "";
     let source: string | undefined;
     let failure: string | undefined;
     try {
@@ -541,54 +649,118 @@ export function parseManifest(
     } catch (error) {
       failure = errorMessage(error);
     }
-    const at = importedFrom ?? { file: path, line: 1, col: 1 };
-    const via = chain.length > 0
-      ? ` (import chain: ${[...chain, path].join(" -> ")})`
-      : "";
     if (failure !== undefined || source === undefined) {
-      manifest.diagnostics.push({
-        ...at,
-        severity: "error",
-        rule: chain.length > 0 ? "M2" : "M1",
-        message: `cannot ${chain.length > 0 ? "import" : "read"} "${path}": ${
-          failure ?? "file not found"
+      fail(
+        at,
+        rule,
+        `cannot ${verb} "${path}": ${failure ?? "file not found"}${via}`,
+      );
+      return [];
+    }
+    const bytes = utf8Bytes(source);
+    if (bytes > limits.maxFileBytes) {
+      fail(
+        at,
+        rule,
+        `cannot ${verb} "${path}": ${
+          fileTooLarge(bytes, limits.maxFileBytes)
         }${via}`,
-      });
-      return;
+      );
+      return [];
+    }
+    totalBytes += bytes;
+    if (totalBytes > limits.maxTotalBytes) {
+      stopped = true;
+      fail(
+        at,
+        rule,
+        `cannot ${verb} "${path}": the manifest files read so far come to more than ${
+          formatBytes(limits.maxTotalBytes)
+        } (the limit for all of them together): make them smaller${via}`,
+      );
+      return [];
     }
     seen.add(path);
-    const parser = new FileParser(path, source, importedFrom);
+    const parser = new FileParser(
+      path,
+      source,
+      limits,
+      limits.maxNodes - nodes,
+      importedFrom,
+    );
     const file = parser.parse();
+    nodes += parser.nodes;
+    if (nodes > limits.maxNodes) stopped = true;
     manifest.files.push(file);
-    manifest.diagnostics.push(...parser.diagnostics);
-    for (const entry of file.imports) {
-      const checked = checkRepoRelativePath(entry.path);
-      if ("error" in checked) {
-        manifest.diagnostics.push({
-          ...entry.pos,
-          severity: "error",
-          rule: "M2",
-          message: `cannot import "${entry.path}": ${checked.error}`,
-        });
-        continue;
-      }
-      const next = checked.path;
-      const stack = [...chain, path];
-      if (stack.includes(next)) {
-        const cycle = [...stack.slice(stack.indexOf(next)), next];
-        manifest.diagnostics.push({
-          ...entry.pos,
-          severity: "error",
-          rule: "M2",
-          message: `import cycle: ${cycle.join(" -> ")}`,
-        });
-        continue;
-      }
-      if (seen.has(next)) continue;
-      load(next, stack, entry.pos);
-    }
+    for (const diagnostic of parser.diagnostics) diagnostics.push(diagnostic);
+    return file.imports;
   };
 
-  load(rootPath, []);
+  /** Whether `entry` of the file at the end of `chain` is a file to load now. */
+  const follow = (entry: ImportEntry, chain: string[]): string | undefined => {
+    const checked = checkRepoRelativePath(entry.path);
+    if ("error" in checked) {
+      fail(entry.pos, "M2", `cannot import "${entry.path}": ${checked.error}`);
+      return undefined;
+    }
+    const next = checked.path;
+    const index = chain.indexOf(next);
+    if (index >= 0) {
+      fail(
+        entry.pos,
+        "M2",
+        `import cycle: ${[...chain.slice(index), next].join(" -> ")}`,
+      );
+      return undefined;
+    }
+    if (seen.has(next) || stopped) return undefined;
+    if (chain.length > limits.maxImportDepth) {
+      fail(
+        entry.pos,
+        "M2",
+        `cannot import "${next}": it would sit ${chain.length} imports below the root, deeper than the limit of ${limits.maxImportDepth}: import it from a file nearer the root (import chain: ${
+          [...chain, next].join(" -> ")
+        })`,
+      );
+      return undefined;
+    }
+    if (imported >= limits.maxImports) {
+      stopped = true;
+      fail(
+        entry.pos,
+        "M2",
+        `cannot import "${next}": the manifest already imports ${limits.maxImports} files (the limit): merge some of them`,
+      );
+      return undefined;
+    }
+    imported++;
+    return next;
+  };
+
+  // Depth first, in file order, with an explicit stack: a long import
+  // chain costs no call stack.
+  const stack: Frame[] = [{
+    chain: [rootPath],
+    imports: load(rootPath, []),
+    next: 0,
+  }];
+  while (stack.length > 0) {
+    const frame = stack.at(-1)!;
+    if (frame.next >= frame.imports.length) {
+      stack.pop();
+      continue;
+    }
+    const entry = frame.imports[frame.next++];
+    const next = follow(entry, frame.chain);
+    if (next === undefined) continue;
+    const imports = load(next, frame.chain, entry.pos);
+    stack.push({ chain: [...frame.chain, next], imports, next: 0 });
+  }
   return manifest;
+}
+
+function fileTooLarge(bytes: number, limit: number): string {
+  return `it is ${formatBytes(bytes)}, more than the limit of ${
+    formatBytes(limit)
+  } for one manifest file: split it into smaller files listed under \`imports:\``;
 }

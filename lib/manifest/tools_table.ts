@@ -5,6 +5,7 @@
  * @module
  */
 
+import { escapeControl } from "../common/mod.ts";
 import type { Harness, ToolKind, ToolSet } from "./types.ts";
 
 /** Which agent a listing is filtered for (`beeuni tools ls --agent NAME`). */
@@ -76,18 +77,21 @@ function columns(rows: string[][]): string[] {
  * what it sees), a blank line and `Hidden from agent "<name>": a, b` follow
  * the table when the agent misses some of the session's tools.
  *
- * Every line ends with `\n`.
+ * Every line ends with `\n`; control characters in names and paths are
+ * escaped (`\n`, `\x1b`, …).
  */
 export function formatToolsTable(set: ToolSet, view?: AgentView): string {
   const rows = [
     ["NAME", "KIND", "SOURCE"],
     ...set.tools.map((tool) => [tool.name, tool.kind, tool.source]),
-  ];
+  ].map((row) => row.map((cell) => escapeControl(cell)));
   const lines = columns(rows);
   if (view && view.hidden.length > 0) {
     lines.push(
       "",
-      `Hidden from agent "${view.agent}": ${view.hidden.join(", ")}`,
+      escapeControl(
+        `Hidden from agent "${view.agent}": ${view.hidden.join(", ")}`,
+      ),
     );
   }
   if (set.removed.length > 0) {

@@ -9,7 +9,7 @@
 import { BEEUNI_TOOLS, isBeeuniTool } from "./beeuni_tools.ts";
 import { HARNESS_TOOLS, isHarnessTool, isPtyTool } from "./harness_tools.ts";
 import { classifyEntry, moduleExtension } from "./rules.ts";
-import { nearestName } from "./nearest_name.ts";
+import { HINT_BUDGET_CELLS, nearestName } from "./nearest_name.ts";
 import { resolveTools } from "./resolve_tools.ts";
 import type {
   Diagnostic,
@@ -133,11 +133,13 @@ export function validate(
   ]);
   const isKnown = (name: string) =>
     known.has(name) || isHarnessTool(name) || isPtyTool(name);
+  // One budget for every hint of this run, so hints stay linear.
+  const hintBudget = { cells: HINT_BUDGET_CELLS };
   for (const file of manifest.files) {
     for (const agent of file.agents) {
       const spec = agent.tools;
       const unknown = (ref: NameRef, how: "list" | "exclude" | "map") => {
-        const near = nearestName(ref.name, known);
+        const near = nearestName(ref.name, known, hintBudget);
         const hint = near === undefined ? "" : ` (did you mean "${near}"?)`;
         const what =
           `which is neither a harness, Beeuni nor project tool${hint}`;

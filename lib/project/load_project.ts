@@ -19,8 +19,12 @@ import { locateManifest } from "./locate_manifest.ts";
 import {
   BEEUNI_TOOLS,
   type Diagnostic,
+  formatBytes,
   LEGACY_TOOLS_DIR,
+  limitDiagnostics,
   type Manifest,
+  type ManifestLimits,
+  manifestLimits,
   type ModuleFacts,
   modulePath,
   parseManifest,
@@ -58,6 +62,8 @@ export interface LoadProjectOptions {
    * process shortens its start.
    */
   tracking?: boolean;
+  /** Bounds over the defaults of `MANIFEST_LIMITS`. */
+  limits?: Partial<ManifestLimits>;
 }
 
 /**
@@ -140,6 +146,8 @@ export async function loadProject(
   // Ask git while the manifest is parsed.
   const tracking = options.tracking === false ? undefined : trackedFiles(root);
 
+  const limits = manifestLimits(options.limits);
+
   const read = (path: string): string | undefined => {
     const full = join(root, path);
     if (!existsSync(full)) return undefined;
@@ -148,12 +156,23 @@ export async function loadProject(
     if (!isInside(realRoot, real)) {
       throw new Error("it leads outside the repository through a symlink");
     }
-    if (!statSync(real).isFile()) {
+    const stat = statSync(real);
+    if (!stat.isFile()) {
       throw new Error("it is not a file");
+    }
+    // Refused before it is read: a huge file costs no memory.
+    if (stat.size > limits.maxFileBytes) {
+      throw new Error(
+        `it is ${formatBytes(stat.size)}, more than the limit of ${
+          formatBytes(limits.maxFileBytes)
+        } for one manifest file: split it into smaller files listed under \`imports:\``,
+      );
     }
     return readFileSync(real, "utf8");
   };
-  const manifest = parseManifest(root, basename(manifestFile), read);
+  const manifest = parseManifest(root, basename(manifestFile), read, {
+    limits,
+  });
 
   const tracked = await tracking;
   const modules: Record<string, ModuleFacts> = {};
@@ -185,10 +204,13 @@ export async function loadProject(
     ...(Object.keys(names).length > 0 ? { legacyToolNames: names } : {}),
   };
 
-  const diagnostics = sortDiagnostics(manifest, [
-    ...manifest.diagnostics,
-    ...validate(manifest, facts),
-  ]);
+  const diagnostics = limitDiagnostics(
+    sortDiagnostics(manifest, [
+      ...manifest.diagnostics,
+      ...validate(manifest, facts),
+    ]),
+    limits.maxDiagnostics,
+  );
   return {
     root,
     manifest,

@@ -39,3 +39,12 @@ export {
   unwrap,
   walk,
 } from "./opencode_tool_source.ts";
+export {
+  ISOLATED_LOAD_HEAP_MB,
+  ISOLATED_LOAD_TIMEOUT_MS,
+  type IsolatedLoader,
+  isolatedLoader,
+  type IsolatedLoadOptions,
+  type IsolationOptions,
+  loadProjectIsolated,
+} from "./load_project_isolated.ts";

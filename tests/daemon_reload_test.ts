@@ -1,0 +1,123 @@
+// A running daemon under hostile manifest changes (D5): the changed
+// manifest is read within the manifest limits, off the daemon's heap and
+// event loop; the old tools keep serving and calls keep answering.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { tempRepo } from "./_helpers.ts";
+import { startDaemon, waitFor } from "./_daemon.ts";
+
+const ECHO = `export default {
+  description: "Echo the text",
+  parameters: { type: "object", properties: { text: { type: "string" } } },
+  execute: (args) => "echo:" + args.text,
+};
+`;
+
+Deno.test("hostile imports written while calls stream leave the daemon serving the old tools and log positioned errors (D5)", async () => {
+  await using repo = await tempRepo({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": "imports:\n  - more.yaml\ntools:\n  echo: tools/echo.ts\n",
+    "more.yaml": "tools:\n  more: tools/echo.ts\n",
+  });
+  await using daemon = await startDaemon(repo.dir);
+  const names = async () =>
+    ((await (await daemon.fetch("/beeuni/tools")).json()).tools as {
+      name: string;
+    }[]).map((tool) => tool.name).sort();
+  assert.deepEqual(await names(), ["echo", "more"]);
+
+  let running = true;
+  let ok = 0;
+  const failures: string[] = [];
+  const caller = async (id: number) => {
+    for (let i = 0; running; i++) {
+      try {
+        // A daemon that stalls fails the call instead of hanging the test.
+        const { status, body } = await daemon.call("echo", {
+          args: { text: `${id}-${i}` },
+          sessionId: `s${id}`,
+          agent: "beeuni",
+        }, { signal: AbortSignal.timeout(30_000) });
+        if (status === 200 && body.output === `echo:${id}-${i}`) ok++;
+        else failures.push(`${status} ${JSON.stringify(body)}`);
+      } catch (error) {
+        failures.push(String(error));
+      }
+    }
+  };
+  const callers = Array.from({ length: 4 }, (_, id) => caller(id));
+  const refusals = () => daemon.stderr().split("not reloaded").length - 1;
+  try {
+    await waitFor("some calls", () => ok > 10);
+
+    // 5 MB of `[` in an imported file: refused before it is read.
+    await Deno.writeTextFile(
+      join(repo.dir, "more.yaml"),
+      "[".repeat(5 * 1024 * 1024),
+    );
+    await waitFor("the first refused reload", () => refusals() >= 1);
+    let before = ok;
+    await waitFor("calls after the first refusal", () => ok > before + 10);
+
+    // 20,000 entries: read (off the event loop) and refused at the limit.
+    await Deno.writeTextFile(
+      join(repo.dir, "more.yaml"),
+      "tools:\n" +
+        Array.from({ length: 20_000 }, (_, i) => `  t${i}: tools/echo.ts\n`)
+          .join(""),
+    );
+    await waitFor("the second refused reload", () => refusals() >= 2);
+    before = ok;
+    await waitFor("calls after the second refusal", () => ok > before + 10);
+
+    // Nested 100,000 deep: refused where the nesting passes the limit.
+    await Deno.writeTextFile(
+      join(repo.dir, "more.yaml"),
+      "tools: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n",
+    );
+    await waitFor("the third refused reload", () => refusals() >= 3);
+    before = ok;
+    await waitFor("calls after the third refusal", () => ok > before + 10);
+  } finally {
+    running = false;
+    await Promise.all(callers);
+  }
+  assert.deepEqual(failures, []);
+  assert.deepEqual(await names(), ["echo", "more"]);
+  const log = daemon.stderr();
+  assert.ok(
+    log.includes(
+      'beeuni.yaml:2:5: error: cannot import "more.yaml": it is 5 MiB, more than the limit of 1 MiB for one manifest file: split it into smaller files listed under `imports:`',
+    ),
+    log,
+  );
+  assert.ok(
+    log.includes(
+      "more.yaml:10002:3: error: this mapping has more than 10000 entries (the limit): split it across files listed under `imports:`",
+    ),
+    log,
+  );
+  assert.ok(
+    log.includes(
+      "more.yaml:1:71: error: mappings and lists nest more than 64 levels deep here (the limit): flatten this part of more.yaml",
+    ),
+    log,
+  );
+  assert.match(log, /the previous tools keep serving/);
+
+  // A good change afterwards is picked up again.
+  await Deno.writeTextFile(
+    join(repo.dir, "more.yaml"),
+    "tools:\n  more: tools/echo.ts\n  again: tools/echo.ts\n",
+  );
+  await waitFor("the fixed reload", async () => (await names()).length === 3);
+  assert.deepEqual(
+    (await daemon.call("again", {
+      args: { text: "x" },
+      sessionId: "s",
+      agent: "beeuni",
+    })).body,
+    { output: "echo:x" },
+  );
+});
