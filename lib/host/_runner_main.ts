@@ -56,9 +56,14 @@ function sendResult(id: number, result: CallResult): void {
   if (results.length === 1) queueMicrotask(flushResults);
 }
 
+// Deno's IPC carries a string faster than an object; Node.js and Bun the
+// other way round. Either side reads both.
+const AS_TEXT = typeof (globalThis as Record<string, unknown>).Deno ===
+  "object";
+
 function send(message: ToHost): void {
   try {
-    process.send?.(message);
+    process.send?.(AS_TEXT ? JSON.stringify(message) : message);
   } catch {
     // The host is gone: the parent watch below ends this process.
   }
@@ -188,16 +193,26 @@ let directory = process.cwd();
 const abortReason = () =>
   new DOMException("The call was aborted", "AbortError");
 
+/** The environment the runner started with: the base of every call's `context.env`, read once (reading the process environment costs a call into the runtime per variable). */
+let baseEnv: Record<string, string> | undefined;
+
+function startEnv(): Record<string, string> {
+  if (baseEnv === undefined) {
+    baseEnv = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (typeof value === "string") baseEnv[key] = value;
+    }
+  }
+  return baseEnv;
+}
+
 function contextFor(
   entry: Running,
   call: CallMessage,
 ): Record<string, unknown> {
   // Each call gets its own copy: a tool that edits its env does not leak
   // into the next call.
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (typeof value === "string") env[key] = value;
-  }
+  const env = Object.assign({}, startEnv());
   if (call.secrets) Object.assign(env, call.secrets);
   return {
     sessionId: call.sessionId,
@@ -302,7 +317,10 @@ function receive(message: ToRunner): void {
 /** Starts the runner: guards, then messages from the host. */
 export function runRunner(): void {
   installGuards();
-  process.on("message", (message: unknown) => receive(message as ToRunner));
+  process.on("message", (message: unknown) =>
+    receive(
+      (typeof message === "string" ? JSON.parse(message) : message) as ToRunner,
+    ));
   send({ t: "ready" });
 }
 

@@ -25,7 +25,9 @@ export class RunnerPool {
   ) => ToolRunner;
   // Insertion order is use order: the first entry is the least recently used.
   #runners = new Map<string, ToolRunner>();
-  #idleTimers = new Map<ToolRunner, ReturnType<typeof setTimeout>>();
+  // One timer for every idle runner, armed for the earliest to stop: a call
+  // touches no timer.
+  #sweep?: ReturnType<typeof setTimeout>;
 
   /** A pool whose runners `make` builds. */
   constructor(
@@ -42,7 +44,6 @@ export class RunnerPool {
     if (runner) this.#runners.delete(key);
     else runner = this.#make(module, () => this.#idle(key));
     this.#runners.set(key, runner);
-    clearTimeout(this.#idleTimers.get(runner));
     if (!runner.process) this.#makeRoom(runner);
     return runner;
   }
@@ -75,33 +76,34 @@ export class RunnerPool {
   }
 
   #stop(key: string, runner: ToolRunner): void {
-    clearTimeout(this.#idleTimers.get(runner));
-    this.#idleTimers.delete(runner);
     runner.stop("the runner was stopped");
     this.#runners.delete(key);
   }
 
-  #idle(key: string): void {
-    const runner = this.#runners.get(key);
-    if (!runner) return;
-    clearTimeout(this.#idleTimers.get(runner));
-    this.#idleTimers.set(
-      runner,
-      setTimeout(() => {
-        this.#idleTimers.delete(runner);
-        if (runner.running === 0 && this.#runners.get(key) === runner) {
-          this.#stop(key, runner);
-        }
-      }, this.#limits.idleMs),
-    );
+  #idle(_key: string): void {
+    this.#sweep ??= setTimeout(() => this.#stopIdle(), this.#limits.idleMs);
+  }
+
+  /** Stops the runners idle for `idleMs`; arms again for the next one due. */
+  #stopIdle(): void {
+    this.#sweep = undefined;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [key, runner] of [...this.#runners]) {
+      if (!runner.process || runner.running > 0) continue;
+      const due = runner.lastUsed + this.#limits.idleMs;
+      if (due <= now + 1) this.#stop(key, runner);
+      else next = Math.min(next, due);
+    }
+    if (next !== Infinity) {
+      this.#sweep = setTimeout(() => this.#stopIdle(), next - now);
+    }
   }
 
   /** Stops the runners whose key starts with `prefix` (a finished generation's). */
   closeWhere(prefix: string): void {
     for (const [key, runner] of [...this.#runners]) {
       if (!key.startsWith(prefix)) continue;
-      clearTimeout(this.#idleTimers.get(runner));
-      this.#idleTimers.delete(runner);
       runner.close();
       this.#runners.delete(key);
     }
@@ -109,8 +111,8 @@ export class RunnerPool {
 
   /** Stops every runner; running calls end with an error. */
   close(): void {
-    for (const timer of this.#idleTimers.values()) clearTimeout(timer);
-    this.#idleTimers.clear();
+    clearTimeout(this.#sweep);
+    this.#sweep = undefined;
     for (const runner of this.#runners.values()) runner.close();
     this.#runners.clear();
   }

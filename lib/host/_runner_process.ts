@@ -71,6 +71,11 @@ function shown(line: string): string {
     : escaped;
 }
 
+// Deno's IPC carries a string faster than an object; Node.js and Bun the
+// other way round. Either side reads both.
+const AS_TEXT = typeof (globalThis as Record<string, unknown>).Deno ===
+  "object";
+
 /** A started runner process. */
 export class RunnerProcess {
   readonly #child: ChildProcess;
@@ -90,7 +95,10 @@ export class RunnerProcess {
       serialization: "json",
     });
     this.#child.on("message", (message) => {
-      if (!this.#exited) events.message(message as ToHost);
+      if (this.#exited) return;
+      events.message(
+        (typeof message === "string" ? JSON.parse(message) : message) as ToHost,
+      );
     });
     this.#child.on("error", (error) => {
       events.log(`runner process error: ${shown(error.message)}`);
@@ -135,7 +143,7 @@ export class RunnerProcess {
   send(message: ToRunner): boolean {
     if (this.#exited || !this.#child.connected) return false;
     try {
-      this.#child.send(message);
+      this.#child.send(AS_TEXT ? JSON.stringify(message) : message);
       return true;
     } catch {
       return false;
