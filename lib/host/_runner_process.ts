@@ -79,7 +79,7 @@ const AS_TEXT = typeof (globalThis as Record<string, unknown>).Deno ===
 /** A started runner process. */
 export class RunnerProcess {
   readonly #child: ChildProcess;
-  readonly #events: RunnerEvents;
+  #events: RunnerEvents;
   #exited = false;
   #lastErrors: string[] = [];
 
@@ -96,23 +96,28 @@ export class RunnerProcess {
     });
     this.#child.on("message", (message) => {
       if (this.#exited) return;
-      events.message(
+      this.#events.message(
         (typeof message === "string" ? JSON.parse(message) : message) as ToHost,
       );
     });
     this.#child.on("error", (error) => {
-      events.log(`runner process error: ${shown(error.message)}`);
+      this.#events.log(`runner process error: ${shown(error.message)}`);
       this.#ended(`it could not start (${error.message})`);
     });
     this.#child.on("exit", (code, signal) => {
       this.#ended(this.#exitReason(code, signal));
     });
-    lines(this.#child.stdout, (line) => events.log(shown(line)));
+    lines(this.#child.stdout, (line) => this.#events.log(shown(line)));
     lines(this.#child.stderr, (line) => {
       this.#lastErrors.push(line);
       if (this.#lastErrors.length > 20) this.#lastErrors.shift();
-      events.log(shown(line));
+      this.#events.log(shown(line));
     });
+  }
+
+  /** Sends what the process reports from now on to `events` (a spare runner taken into use). */
+  rebind(events: RunnerEvents): void {
+    this.#events = events;
   }
 
   /** The process id. */

@@ -109,6 +109,8 @@ type RunnerStarter = (events: {
   exit(reason: string): void;
 }) => RunnerProcess;
 
+/** Rebinds a started runner process to `events`. */
+
 /** How runner processes start for this host: the runtime, its flags and the paths tools may touch. */
 async function runnerStarter(
   options: HostOptions,
@@ -134,12 +136,13 @@ async function runnerStarter(
     allowRun: options.allowRun ?? false,
     ...paths,
   });
+  const runnerLog = (line: string) => log(`[tools] ${line}`);
   return (events) =>
     new RunnerProcess({
       ...command,
       cwd: options.directory,
       env: { ...baseEnv(options), TMPDIR: tmpDir },
-    }, { ...events, log: (line) => log(`[tools] ${line}`) });
+    }, { ...events, log: runnerLog });
 }
 
 /**
@@ -201,6 +204,14 @@ class HostState {
   #total = 0;
   #closed = false;
   #reloading?: Promise<ReloadResult>;
+  /**
+   * A runner process started with the host, so that the first call does
+   * not wait for one to start. Only one: kept while it may serve a first
+   * call, it is not replaced once taken, so idle hosts hold no extra
+   * process.
+   */
+  #spare?: RunnerProcess;
+  #spareIdle?: ReturnType<typeof setTimeout>;
   #compile?: Promise<
     (schema: Record<string, unknown>) => LoadedTool["validate"]
   >;
@@ -226,7 +237,7 @@ class HostState {
       memoryMb: options.runnerMemoryMb ?? 512,
       idleMs: options.idleMs ?? 60_000,
     }, {
-      start: (events) => this.#start(events),
+      start: (events) => this.#takeRunner(events),
       deadlines: this.#deadlines,
       log,
       heapMb: options.heapMb ?? 256,
@@ -235,8 +246,43 @@ class HostState {
     });
   }
 
+  /**
+   * Starts the spare runner process, unless there is one. A spare not
+   * taken within the runners' idle time stops like an idle runner.
+   */
+  #fillSpare(): void {
+    if (this.#closed || this.#spare) return;
+    const spare = this.#start({
+      message: () => {},
+      exit: () => {
+        if (this.#spare === spare) this.#spare = undefined;
+      },
+    });
+    this.#spare = spare;
+    clearTimeout(this.#spareIdle);
+    this.#spareIdle = setTimeout(() => {
+      if (this.#spare !== spare) return;
+      this.#spare = undefined;
+      spare.kill();
+    }, this.#options.idleMs ?? 60_000);
+  }
+
+  /** A runner process for a tool: the spare when there is one, else a new one. */
+  #takeRunner(
+    events: { message(message: ToHost): void; exit(reason: string): void },
+  ): RunnerProcess {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    clearTimeout(this.#spareIdle);
+    if (!spare || spare.exited) return this.#start(events);
+    spare.rebind({ ...events, log: (line) => this.#log(`[tools] ${line}`) });
+    return spare;
+  }
+
   /** Reads the project and starts loading it; waits for the load unless told not to. */
   async begin(): Promise<void> {
+    // Started first, so that it boots while the manifest is read.
+    this.#fillSpare();
     const generation = await this.#read();
     this.#current = generation;
     this.#logManifestErrors(generation.diagnostics);
@@ -621,6 +667,9 @@ class HostState {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#spareIdle);
+    this.#spare?.kill();
+    this.#spare = undefined;
     this.#stopLoading.abort();
     // A reload still reading the manifest ends now rather than at its end.
     await this.#reader.close();
