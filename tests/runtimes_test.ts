@@ -19,6 +19,7 @@ import {
   type TestRuntime,
 } from "./_runtimes.ts";
 import { createHost } from "../mod.ts";
+import { checkBigOutput } from "./_big_output.ts";
 
 const SMOKE = `import process from "node:process";
 import { createHost, formatToolsTable, loadProject } from ${
@@ -99,6 +100,10 @@ async function daemonChecks(
       const { body } = await call("to_ms", { text: "2h" });
       assert.deepEqual(body, { output: "7200000" });
     },
+  );
+  await check(
+    "a 20 MB output is cut where the tool ran and saved whole, and the daemon's memory does not grow with it (T6)",
+    () => checkBigOutput(daemon, "big_output", 20),
   );
   if (rt.kind === "bun") {
     await check(

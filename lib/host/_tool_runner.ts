@@ -9,7 +9,9 @@ import type { ContentBlock } from "./_content.ts";
 import type {
   CallMessage,
   CallResult,
+  CutText,
   ModuleRef,
+  OutputFolder,
   ToHost,
 } from "./_protocol.ts";
 import type { RunnerProcess } from "./_runner_process.ts";
@@ -22,6 +24,8 @@ export type RunnerOutcome =
     object?: true;
     content?: ContentBlock[];
     structured?: Record<string, unknown>;
+    /** Set when `output` is the runner's cut of a longer text (T6). */
+    cut?: CutText;
   }
   | {
     ok: false;
@@ -29,6 +33,8 @@ export type RunnerOutcome =
     error: string;
     /** Set when the module did not load in the runner, so `execute` never ran. */
     notRun?: true;
+    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
+    cut?: CutText;
   };
 
 /** A progress report of a running call. */
@@ -71,6 +77,10 @@ export interface ToolRunnerOptions {
   directory: string;
   /** How long a new runner may take to start and import its module. */
   startTimeoutMs: number;
+  /** Where the runner saves outputs over T6's limits itself; without it the host does. */
+  output?: OutputFolder;
+  /** Removes the file of a cut text whose call had already ended (aborted). */
+  discard?(cut: CutText): void;
 }
 
 interface Pending {
@@ -125,6 +135,7 @@ export class ToolRunner {
       t: "init",
       module: this.#module,
       directory: this.#options.directory,
+      ...(this.#options.output ? { output: this.#options.output } : {}),
     });
     this.#process = started;
     this.#ready = false;
@@ -148,12 +159,10 @@ export class ToolRunner {
 
   #receive(from: RunnerProcess, message: ToHost): void {
     if (from !== this.#process) return;
-    if (message.t === "result") this.#settle(message.id, outcomeOf(message));
+    if (message.t === "result") this.#result(message);
     else if (message.t === "loaded") this.#started(from);
     else if (message.t === "results") {
-      for (const result of message.results) {
-        this.#settle(result.id, outcomeOf(result));
-      }
+      for (const result of message.results) this.#result(result);
     } else if (message.t === "progress") {
       const pending = this.#pending.get(message.id);
       pending?.onProgress?.({
@@ -166,6 +175,12 @@ export class ToolRunner {
     } else if (message.t === "log") {
       this.#options.log(`[tools] ${this.#module.name}: ${message.text}`);
     }
+  }
+
+  #result(result: { id: number } & CallResult): void {
+    if (this.#pending.has(result.id)) {
+      this.#settle(result.id, outcomeOf(result));
+    } else if (result.cut) this.#options.discard?.(result.cut);
   }
 
   #exited(from: RunnerProcess, reason: string): void {
@@ -383,13 +398,17 @@ function aborted(name: string): RunnerOutcome {
 
 function outcomeOf(result: CallResult): RunnerOutcome {
   if (!result.ok) {
-    return result.notRun
-      ? { ok: false, status: "error", error: result.error, notRun: true }
+    if (result.notRun) {
+      return { ok: false, status: "error", error: result.error, notRun: true };
+    }
+    return result.cut
+      ? { ok: false, status: "error", error: result.error, cut: result.cut }
       : { ok: false, status: "error", error: result.error };
   }
   const outcome: RunnerOutcome = { ok: true, output: result.output };
   if (result.object) outcome.object = true;
   if (result.content) outcome.content = result.content;
   if (result.structured) outcome.structured = result.structured;
+  if (result.cut) outcome.cut = result.cut;
   return outcome;
 }
