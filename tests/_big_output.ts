@@ -64,7 +64,9 @@ export const IMAGE_BLOCK = {
 /**
  * A tool module: `execute({ shape, mb })` returns {@linkcode bigValue}
  * (throws it for `error`; for `after-abort`, writes the file `started` in
- * the project and returns it once the call is aborted).
+ * the project and returns it once the call is aborted). `probe` tries to
+ * write and remove a file in `args.dir`, list it, and read `args.file`,
+ * and returns `allowed` or `refused` for each.
  */
 export const BIG_OUTPUT_TOOL = `const bigText = ${bigText.toString()};
 const bigValue = ${bigValue.toString()};
@@ -76,6 +78,24 @@ export default {
     properties: { shape: { type: "string" }, mb: { type: "number" } },
   },
   async execute(args, context) {
+    if (args.shape === "probe") {
+      const fs = await import("node:fs");
+      const attempt = (act) => {
+        try {
+          act();
+          return "allowed";
+        } catch {
+          return "refused";
+        }
+      };
+      const probe = args.dir + "/.probe-" + Date.now();
+      return {
+        write: attempt(() => fs.writeFileSync(probe, "x")),
+        remove: attempt(() => fs.unlinkSync(probe)),
+        list: attempt(() => fs.readdirSync(args.dir)),
+        read: attempt(() => fs.readFileSync(args.file)),
+      };
+    }
     if (args.shape === "after-abort") {
       const { writeFileSync } = await import("node:fs");
       writeFileSync(context.directory + "/started", "");
@@ -174,7 +194,7 @@ export async function checkBigOutput(
   daemon: TestDaemon,
   tool: string,
   mb: number,
-): Promise<void> {
+): Promise<string> {
   const call = (args: Record<string, unknown>) =>
     daemon.call(tool, { args, sessionId: "s1", agent: "beeuni" });
   await call({ shape: "lines", mb: 0.1 });
@@ -193,4 +213,28 @@ export async function checkBigOutput(
     [],
   );
   assert.ok(grown < 10_000_000, `the daemon's peak grew by ${grown} bytes`);
+  return path;
+}
+
+/**
+ * Checks that `tool` (a {@linkcode BIG_OUTPUT_TOOL}) run by `daemon` may
+ * create and remove a file in the folder of the saved output at `path`,
+ * but neither list that folder nor read the saved output (H2, T6).
+ */
+export async function checkSavedOutputsConfined(
+  daemon: TestDaemon,
+  tool: string,
+  path: string,
+): Promise<void> {
+  const { body } = await daemon.call(tool, {
+    args: { shape: "probe", dir: dirname(path), file: path },
+    sessionId: "s1",
+    agent: "beeuni",
+  });
+  assert.deepEqual(JSON.parse(String(body.output)), {
+    write: "allowed",
+    remove: "allowed",
+    list: "refused",
+    read: "refused",
+  });
 }

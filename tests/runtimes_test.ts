@@ -19,7 +19,7 @@ import {
   type TestRuntime,
 } from "./_runtimes.ts";
 import { createHost } from "../mod.ts";
-import { checkBigOutput } from "./_big_output.ts";
+import { checkBigOutput, checkSavedOutputsConfined } from "./_big_output.ts";
 
 const SMOKE = `import process from "node:process";
 import { createHost, formatToolsTable, loadProject } from ${
@@ -101,10 +101,19 @@ async function daemonChecks(
       assert.deepEqual(body, { output: "7200000" });
     },
   );
+  let saved = "";
   await check(
     "a 20 MB output is cut where the tool ran and saved whole, and the daemon's memory does not grow with it (T6)",
-    () => checkBigOutput(daemon, "big_output", 20),
+    async () => {
+      saved = await checkBigOutput(daemon, "big_output", 20);
+    },
   );
+  if (rt.kind !== "bun" && saved !== "") {
+    await check(
+      "a tool may write to the folder of saved outputs but neither list it nor read them (H2, T6)",
+      () => checkSavedOutputsConfined(daemon, "big_output", saved),
+    );
+  }
   if (rt.kind === "bun") {
     await check(
       'tools using Bun.file and import { $ } from "bun" run',
