@@ -63,8 +63,9 @@ export const IMAGE_BLOCK = {
 
 /**
  * A tool module: `execute({ shape, mb })` returns {@linkcode bigValue}
- * (throws it for `error`; for `after-abort`, writes the file `started` in
- * the project and returns it once the call is aborted). `probe` tries to
+ * (throws it for `error`; for `after-abort`, builds the `lines` text,
+ * writes the file `started` in the project and returns the text once the
+ * call is aborted). `probe` tries to
  * write and remove a file in `args.dir`, list it, and read `args.file`,
  * and returns `allowed` or `refused` for each.
  */
@@ -97,11 +98,15 @@ export default {
       };
     }
     if (args.shape === "after-abort") {
+      // Built before the call is aborted: once it is, the runner has only
+      // to measure and write it, and answers the host's pings meanwhile.
+      const value = bigValue("lines", args.mb);
       const { writeFileSync } = await import("node:fs");
       writeFileSync(context.directory + "/started", "");
       await new Promise((resolve) =>
         context.signal.addEventListener("abort", resolve, { once: true })
       );
+      return value;
     }
     const value = bigValue(args.shape, args.mb);
     if (args.shape === "error") throw new Error(value);

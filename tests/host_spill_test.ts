@@ -220,8 +220,17 @@ Deno.test("the file of a huge output whose call was aborted meanwhile is removed
     "tools/big.ts": BIG_OUTPUT_TOOL,
   });
   const dir = join(fx.dir, ".tool-output");
+  // Sees the temporary file appear however briefly it stays.
+  using watcher = Deno.watchFs(dir);
+  const created = new Set<string>();
+  void (async () => {
+    for await (const event of watcher) {
+      if (event.kind !== "create") continue;
+      for (const path of event.paths) created.add(basename(path));
+    }
+  })();
   const controller = new AbortController();
-  const calling = call(fx.host, "big", { shape: "after-abort", mb: 60 }, {
+  const calling = call(fx.host, "big", { shape: "after-abort", mb: 20 }, {
     signal: controller.signal,
   });
   await waitFor("the call to start", () => filesIn(fx.dir).includes("started"));
@@ -232,7 +241,7 @@ Deno.test("the file of a huge output whose call was aborted meanwhile is removed
   // temporary file, which the host removes when the result comes in.
   await waitFor(
     "the runner to write the output",
-    () => filesIn(dir).length > 0,
+    () => [...created].some((name) => /^\.big-.*\.tmp$/.test(name)),
   );
   await waitFor("the host to remove it", () => filesIn(dir).length === 0);
   assert.deepEqual(await call(fx.host, "big", { shape: "line", mb: 0.01 }), {
