@@ -6,8 +6,11 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { RunResult } from "./_helpers.ts";
 import type { TestDaemon } from "./_daemon.ts";
+import { RawMcp } from "./_mcp.ts";
 
 /**
  * About `mb` million bytes of text. `lines`: numbered lines of varying
@@ -242,4 +245,129 @@ export async function checkSavedOutputsConfined(
     list: "refused",
     read: "refused",
   });
+}
+
+/**
+ * Asserts what a caller reads for a text cut by T6: at most 51,200 bytes,
+ * exactly {@linkcode expectedCut} of `full` with the notice naming a file,
+ * and that file holding `full` byte for byte. Returns the file's path.
+ */
+export function assertCutAndSaved(text: string, full: string): string {
+  const bytes = new TextEncoder().encode(text).length;
+  assert.ok(bytes <= 51_200, `the caller got ${bytes} bytes`);
+  const path = /\[output truncated: [^\n]*; the full output is in (.+)\]$/
+    .exec(text)?.[1];
+  assert.ok(path !== undefined, `no notice naming a file: ${text.slice(-300)}`);
+  assert.equal(text, expectedCut(full, `the full output is in ${path}`));
+  assertSavedWhole(path, full);
+  return path;
+}
+
+/** The shapes each caller is checked with: text lines, a JSON object, a thrown error. */
+export const CALLER_SHAPES = ["lines", "json", "error"] as const;
+
+/** How many megabytes of each shape the callers' checks ask for. */
+const CALLER_MB = 3;
+
+/**
+ * Calls `tool` (a {@linkcode BIG_OUTPUT_TOOL}) through `daemon`'s HTTP
+ * route for megabytes of lines, a JSON object and a thrown error, and
+ * checks each answer: the cut text (at most 51,200 bytes) in `output` with
+ * `truncated`, `size` and `path`, or in `error`, and the whole text saved
+ * at the path the notice names (T6, H4).
+ */
+export async function checkBigOutputsOverHttp(
+  daemon: TestDaemon,
+  tool: string,
+): Promise<void> {
+  for (const shape of CALLER_SHAPES) {
+    const full = fullText(shape, CALLER_MB);
+    const { status, body } = await daemon.call(tool, {
+      args: { shape, mb: CALLER_MB },
+      sessionId: "s1",
+      agent: "beeuni",
+    });
+    assert.equal(status, 200, shape);
+    if (shape === "error") {
+      assert.deepEqual(Object.keys(body), ["error"], shape);
+      const path = assertCutAndSaved(String(body.error), full);
+      assert.match(basename(path), new RegExp(`^${tool}-error-`));
+      continue;
+    }
+    assert.deepEqual(
+      Object.keys(body).sort(),
+      ["output", "path", "size", "truncated"],
+      shape,
+    );
+    assert.equal(body.truncated, true, shape);
+    assert.equal(body.size, new TextEncoder().encode(full).length, shape);
+    assert.equal(assertCutAndSaved(String(body.output), full), body.path);
+  }
+}
+
+/**
+ * The same over MCP at `daemon`'s `/mcp`: the cut text as the `text`
+ * block, a `resource_link` to the saved file with its size (no
+ * `structuredContent` for the cut object), and `isError` with the cut
+ * message for the thrown error (C2, T6, H4).
+ */
+export async function checkBigOutputsOverMcp(
+  daemon: TestDaemon,
+  tool: string,
+): Promise<void> {
+  const mcp = new RawMcp(`${daemon.url}/mcp`, daemon.token);
+  await mcp.initialize();
+  for (const shape of CALLER_SHAPES) {
+    const full = fullText(shape, CALLER_MB);
+    const response = await mcp.request("tools/call", {
+      name: tool,
+      arguments: { shape, mb: CALLER_MB },
+    });
+    const result = response.result;
+    assert.ok(result, JSON.stringify(response).slice(0, 500));
+    assert.equal(result.content[0].type, "text", shape);
+    const path = assertCutAndSaved(result.content[0].text, full);
+    assert.equal(result.structuredContent, undefined, shape);
+    if (shape === "error") {
+      assert.equal(result.isError, true);
+      assert.equal(result.content.length, 1);
+      continue;
+    }
+    assert.equal(result.isError, undefined, shape);
+    assert.deepEqual(result.content.slice(1), [{
+      type: "resource_link",
+      uri: pathToFileURL(path).href,
+      name: basename(path),
+      description: "The tool's whole output",
+      mimeType: "text/plain",
+      size: new TextEncoder().encode(full).length,
+    }], shape);
+  }
+}
+
+/**
+ * The same through `beeuni tools call` (`run` runs the CLI with the given
+ * arguments): the cut output on standard output and exit 0, the cut error
+ * on standard error and exit 1, each whole in the file its notice names
+ * (T6, H4).
+ */
+export async function checkBigOutputsOverToolsCall(
+  run: (args: string[]) => Promise<RunResult>,
+  tool: string,
+): Promise<void> {
+  for (const shape of CALLER_SHAPES) {
+    const full = fullText(shape, CALLER_MB);
+    const out = await run([
+      "tools",
+      "call",
+      tool,
+      "--args",
+      JSON.stringify({ shape, mb: CALLER_MB }),
+    ]);
+    const printed = shape === "error" ? out.stderr : out.stdout;
+    assert.equal(out.code, shape === "error" ? 1 : 0, out.stderr.slice(-500));
+    if (shape === "error") assert.equal(out.stdout, "");
+    assert.ok(printed.endsWith("\n"), shape);
+    assertCutAndSaved(printed.slice(0, -1), full);
+  }
 }

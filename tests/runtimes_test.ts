@@ -19,7 +19,13 @@ import {
   type TestRuntime,
 } from "./_runtimes.ts";
 import { createHost } from "../mod.ts";
-import { checkBigOutput, checkSavedOutputsConfined } from "./_big_output.ts";
+import {
+  checkBigOutput,
+  checkBigOutputsOverHttp,
+  checkBigOutputsOverMcp,
+  checkBigOutputsOverToolsCall,
+  checkSavedOutputsConfined,
+} from "./_big_output.ts";
 
 const SMOKE = `import process from "node:process";
 import { createHost, formatToolsTable, loadProject } from ${
@@ -107,6 +113,14 @@ async function daemonChecks(
     async () => {
       saved = await checkBigOutput(daemon, "big_output", 20);
     },
+  );
+  await check(
+    "a huge output, JSON object and thrown error each reach the caller cut to 51,200 bytes and saved whole, over HTTP (T6, H4)",
+    () => checkBigOutputsOverHttp(daemon, "big_output"),
+  );
+  await check(
+    "a huge output, JSON object and thrown error each reach the caller cut to 51,200 bytes and saved whole, over MCP (C2, T6, H4)",
+    () => checkBigOutputsOverMcp(daemon, "big_output"),
   );
   if (rt.kind !== "bun" && saved !== "") {
     await check(
@@ -248,6 +262,11 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
   const argv = await rt.argv();
   await using project = await matrixProject();
   const dir = project.dir;
+  // Saved outputs (T6) go to the user's folder under TMPDIR: a test's own.
+  const saves = await Deno.makeTempDir({ prefix: "beeuni_saves_" });
+  await using _saves = {
+    [Symbol.asyncDispose]: () => Deno.remove(saves, { recursive: true }),
+  };
   const cli = async (...args: string[]) => {
     const [got, want] = await Promise.all([
       runArgv([...argv, CLI, ...args], dir),
@@ -286,10 +305,19 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
     );
     assert.equal(JSON.parse(out.stdout).words, 3);
   });
+  await check(
+    "beeuni tools call prints a huge output, JSON object and thrown error cut to 51,200 bytes and saves them whole (T6, H4)",
+    () =>
+      checkBigOutputsOverToolsCall(
+        (args) => runArgv([...argv, CLI, ...args], dir, { TMPDIR: saves }),
+        "big_output",
+      ),
+  );
   let daemon: TestDaemon | undefined;
   await check("the daemon starts", async () => {
     daemon = await startDaemon(dir, {
       argv: [...argv, DAEMON, "--dir", dir, "--port", "0", "--no-opencode"],
+      env: { TMPDIR: saves },
     });
   });
   if (daemon) {
