@@ -329,35 +329,53 @@ const MIB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MIB).toFixed(0);
 const ratio = (bytes: number) => (bytes / OUTPUT_BYTES).toFixed(2) + "x";
 
-function rows(label: string, runs: Run[]): string[] {
-  const m = (pick: (run: Run) => number) => median(runs.map(pick));
-  const cell = (pick: (run: Run) => number) =>
-    `${mb(m(pick))} MiB (${ratio(m(pick))})`;
+/** The table's rows, one column per side (`before`, then `now`). */
+function table(sides: Record<string, Run[]>): string[] {
+  const names = Object.keys(sides).reverse();
+  const row = (label: string, cell: (runs: Run[]) => string) =>
+    `| ${label} | ${
+      names.map((name) =>
+        sides[name].length === 0 ? "every run failed" : cell(sides[name])
+      ).join(" | ")
+    } |`;
+  const m = (runs: Run[], pick: (run: Run) => number) => median(runs.map(pick));
+  const size = (pick: (run: Run) => number) => (runs: Run[]) =>
+    `${mb(m(runs, pick))} MiB, ${ratio(m(runs, pick))}`;
+  const atRest = (pick: (run: Run) => Memory) => (runs: Run[]) =>
+    `${mb(m(runs, (r) => pick(r).pss))} / ${
+      mb(m(runs, (r) => pick(r).rss))
+    } MiB`;
   return [
-    `| ${label}: bytes of the HTTP body / of \`output\` | ${
-      m((r) => r.bodyBytes)
-    } / ${m((r) => r.outputBytes)} |`,
-    `| ${label}: \`size\` / bytes in the saved file | ${m((r) => r.size)} / ${
-      m((r) => r.savedBytes)
+    `| ${MB} MB output (${flags.shape}), medians of ${RUNS} runs | ${
+      names.join(" | ")
     } |`,
-    `| ${label}: call time | ${m((r) => r.ms).toFixed(0)} ms |`,
-    `| ${label}: daemon at rest, PSS / RSS | ${
-      mb(m((r) => r.baseline.pss))
-    } / ${mb(m((r) => r.baseline.rss))} MiB |`,
-    `| ${label}: daemon peak PSS (sampled) | ${cell((r) => r.daemon.pss)} |`,
-    `| ${label}: daemon peak RSS over its RSS at rest | ${
-      cell((r) => r.daemon.hwm - r.baseline.rss)
-    } |`,
-    `| ${label}: daemon peak RSS (sampled) / VmHWM | ${
-      cell((r) => r.daemon.rss)
-    } / ${cell((r) => r.daemon.hwm)} |`,
-    `| ${label}: runner at rest, PSS / RSS | ${
-      mb(m((r) => r.runnerBaseline.pss))
-    } / ${mb(m((r) => r.runnerBaseline.rss))} MiB |`,
-    `| ${label}: runner peak PSS (sampled) | ${cell((r) => r.runner.pss)} |`,
-    `| ${label}: runner peak RSS (sampled) / VmHWM | ${
-      cell((r) => r.runner.rss)
-    } / ${cell((r) => r.runner.hwm)} |`,
+    `| --- | ${names.map(() => "---").join(" | ")} |`,
+    row(
+      "bytes of `output` (the text the model reads)",
+      (runs) => String(m(runs, (r) => r.outputBytes)),
+    ),
+    row(
+      "bytes of the HTTP body",
+      (runs) => String(m(runs, (r) => r.bodyBytes)),
+    ),
+    row(
+      "`size` / bytes in the saved file",
+      (runs) => `${m(runs, (r) => r.size)} / ${m(runs, (r) => r.savedBytes)}`,
+    ),
+    row("daemon at rest, PSS / RSS", atRest((r) => r.baseline)),
+    row("daemon peak PSS (sampled), ratio", size((r) => r.daemon.pss)),
+    row("daemon peak RSS (`VmHWM`), ratio", size((r) => r.daemon.hwm)),
+    row(
+      "daemon peak RSS over its RSS at rest, ratio",
+      size((r) => r.daemon.hwm - r.baseline.rss),
+    ),
+    row("runner at rest, PSS / RSS", atRest((r) => r.runnerBaseline)),
+    row("runner peak PSS (sampled), ratio", size((r) => r.runner.pss)),
+    row("runner peak RSS (`VmHWM`), ratio", size((r) => r.runner.hwm)),
+    row(
+      "time from the request to the whole answer",
+      (runs) => `${m(runs, (r) => r.ms).toFixed(0)} ms`,
+    ),
   ];
 }
 
@@ -404,15 +422,7 @@ async function main(): Promise<void> {
         );
       }
     }
-    const lines = [
-      `| ${MB} MB output (${flags.shape}), medians of ${RUNS} runs | |`,
-      "| --- | --- |",
-    ];
-    for (const name of Object.keys(sides).reverse()) {
-      if (results[name].length > 0) lines.push(...rows(name, results[name]));
-      else lines.push(`| ${name} | every run failed |`);
-    }
-    console.log(lines.join("\n"));
+    console.log(table(results).join("\n"));
     console.log(
       `\n${flags.exec ?? `Deno ${Deno.version.deno}`}; runner heap ${
         flags["runner-heap-mb"]
