@@ -119,6 +119,7 @@ export {
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,
   type ProgressUpdate,
+  type ReloadOptions,
   type ReloadResult,
   type Tool,
   type ToolContext,

@@ -128,9 +128,12 @@ function reloadLogger(
   log: (line: string) => void,
   after: () => void,
 ) {
-  return async (what: string): Promise<Manifest | undefined> => {
+  return async (
+    what: string,
+    changed: string[],
+  ): Promise<Manifest | undefined> => {
     try {
-      const result = await host.reload();
+      const result = await host.reload({ changed });
       if (result.ok) {
         const names = host.list().map((tool) => tool.name);
         log(
@@ -281,6 +284,7 @@ export async function startDaemon(
     root,
     manifest: host.manifest(),
     debounceMs: options.debounceMs ?? 150,
+    prepare: () => host.prepare(),
     watchDirs: runtime.watchDirs,
     reload: reloadLogger(host, log, writeOpencode),
     log,
