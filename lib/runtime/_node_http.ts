@@ -13,8 +13,6 @@ import {
 } from "node:http";
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { Readable } from "node:stream";
-import { setImmediate } from "node:timers";
 import type { Handler, ServeOptions, Server } from "./types.ts";
 import {
   type ConnectionGuard,
@@ -22,11 +20,43 @@ import {
   resolveLimits,
 } from "./_conn_guard.ts";
 
-function toRequest(
-  incoming: IncomingMessage,
-  base: string,
-  signal: AbortSignal,
-): Request {
+/**
+ * The request body as a web stream that reads `incoming` only as fast as
+ * it is consumed (cheaper than `Readable.toWeb`).
+ */
+function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.on("data", (chunk: Buffer) => {
+        controller.enqueue(
+          new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+        );
+        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+      });
+      incoming.once("end", () => controller.close());
+      incoming.once("error", (error) => controller.error(error));
+      incoming.pause();
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      incoming.destroy();
+    },
+  });
+}
+
+/** A body that has fully arrived, taken from `incoming`'s buffer. */
+function receivedBody(incoming: IncomingMessage): Uint8Array<ArrayBuffer> {
+  const chunks: Buffer[] = [];
+  let chunk: Buffer | null;
+  while ((chunk = incoming.read()) !== null) chunks.push(chunk);
+  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  return body as Uint8Array<ArrayBuffer>;
+}
+
+/** Every header of `incoming` that the web `Headers` type takes. */
+function headersOf(incoming: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -36,24 +66,46 @@ function toRequest(
       // A header the web Headers type refuses is dropped.
     }
   }
+  return headers;
+}
+
+function toRequest(
+  incoming: IncomingMessage,
+  base: string,
+  signal: AbortSignal,
+): Request {
   const method = incoming.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
+  const path = incoming.url ?? "/";
   let url: string;
-  try {
-    url = new URL(incoming.url ?? "/", base).href;
-  } catch {
-    url = new URL("/", base).href;
+  if (path.startsWith("/") && !path.startsWith("//")) {
+    url = base + path.slice(1);
+  } else {
+    try {
+      url = new URL(path, base).href;
+    } catch {
+      url = base;
+    }
   }
-  return new Request(url, {
+  const init: RequestInit & { duplex: "half" } = {
     method,
-    headers,
+    // Node.js's parsed record is the cheap way; one refused header sends
+    // the request the slow way, which drops it.
+    headers: incoming.headers as Record<string, string>,
     signal,
+    // A body that came with its header is handed over whole; any other is
+    // streamed, so a handler can answer (401, 413) before it arrives.
     body: hasBody
-      ? Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>
+      ? (incoming.complete ? receivedBody(incoming) : bodyStream(incoming))
       : null,
-    // @ts-ignore: Node's fetch needs `duplex` for a streamed body.
+    // Node's fetch needs `duplex` for a streamed body.
     duplex: "half",
-  });
+  };
+  try {
+    return new Request(url, init);
+  } catch {
+    return new Request(url, { ...init, headers: headersOf(incoming) });
+  }
 }
 
 function nodeHeaders(response: Response): Record<string, string | string[]> {
@@ -70,15 +122,21 @@ const LATER = Symbol("later");
 /** The largest body sent in one piece with a Content-Length. */
 const WHOLE_BODY_BYTES = 1024 * 1024;
 
-/** Resolves to LATER after the current turn of the event loop. */
-function nextTurn(): Promise<typeof LATER> {
-  return new Promise((resolve) => setImmediate(() => resolve(LATER)));
+/**
+ * Resolves to LATER after a few turns of the microtask queue: a body made
+ * from a string or bytes gives each chunk, and its end, well within them
+ * (one to four turns under Deno, Node.js and Bun), a stream that is still
+ * being produced does not. A timer would cost a wake-up per response.
+ */
+async function soon(): Promise<typeof LATER> {
+  for (let turn = 0; turn < 16; turn++) await undefined;
+  return LATER;
 }
 
 /**
- * Reads what `reader` gives within this turn of the event loop: all of a
- * body made from a string or bytes (`done` true), or the start of a stream
- * that goes on later (an event stream, a body still being produced).
+ * Reads what `reader` gives at once: all of a body made from a string or
+ * bytes (`done` true), or the start of a stream that goes on later (an
+ * event stream, a body still being produced).
  */
 async function readAtOnce(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -93,7 +151,7 @@ async function readAtOnce(
   let size = 0;
   let pending = reader.read();
   while (size <= WHOLE_BODY_BYTES) {
-    const got = await Promise.race([pending, nextTurn()]);
+    const got = await Promise.race([pending, soon()]);
     if (got === LATER) break;
     if (got.done) return { chunks, done: true };
     chunks.push(got.value);
@@ -166,6 +224,8 @@ async function respond(
   });
   let response: Response;
   try {
+    // The parser takes in what arrived with the header after this turn.
+    await undefined;
     response = await handler(toRequest(incoming, base, controller.signal));
   } catch {
     response = new Response(INTERNAL_ERROR, {
