@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { isLoopbackHostname, parseOptions, UsageError } from "../common/mod.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "../runtime/mod.ts";
 import type { DaemonOptions } from "./start_daemon.ts";
 
 function positiveInteger(
@@ -68,6 +69,16 @@ Options:
                         and agent files (default: $XDG_CONFIG_HOME/opencode)
   --no-opencode         do not write the opencode plugin and agent files
 
+Connections (see docs/daemon.md; one with a request in progress is never
+closed by these):
+  --max-connections N   open connections at most (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}, and at most
+                        half the open-file limit); one more closes the
+                        connection that has waited longest for a request
+  --header-timeout-ms N time a new connection has to send a complete
+                        request header (default ${DEFAULT_CONNECTION_LIMITS.headerTimeoutMs})
+  --idle-timeout-ms N   time a connection stays open after a response
+                        without a new request header (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs})
+
 Tool runners (each tool runs in a process of its own, see docs/host.md):
   --allow-run           let tools start processes (Deno: --allow-run,
                         Node.js: --allow-child-process)
@@ -98,6 +109,9 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     "token-file": { type: "string" },
     "max-body-bytes": { type: "string" },
     "timeout-ms": { type: "string" },
+    "max-connections": { type: "string" },
+    "header-timeout-ms": { type: "string" },
+    "idle-timeout-ms": { type: "string" },
     validate: { type: "boolean" },
     "no-watch": { type: "boolean" },
     "opencode-config-dir": { type: "string" },
@@ -148,6 +162,23 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
       "--timeout-ms",
       1,
     ),
+    connections: {
+      maxConnections: positiveInteger(
+        values["max-connections"] as string | undefined,
+        "--max-connections",
+        1,
+      ),
+      headerTimeoutMs: positiveInteger(
+        values["header-timeout-ms"] as string | undefined,
+        "--header-timeout-ms",
+        1,
+      ),
+      idleTimeoutMs: positiveInteger(
+        values["idle-timeout-ms"] as string | undefined,
+        "--idle-timeout-ms",
+        1,
+      ),
+    },
     validateArgs: values.validate === true,
     watch: values["no-watch"] !== true,
     opencodeConfigDir: values["opencode-config-dir"] === undefined

@@ -14,7 +14,13 @@ import type { Host, HostOptions } from "../host/mod.ts";
 import type { Diagnostic, Manifest } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { readSecrets, secretsFile } from "../secrets/mod.ts";
-import type { Io, Runtime, Server } from "../runtime/mod.ts";
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  type Io,
+  type Runtime,
+  type Server,
+} from "../runtime/mod.ts";
 import { createMcpHttp } from "../mcp/mod.ts";
 import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
@@ -42,6 +48,8 @@ export interface DaemonOptions {
   maxBodyBytes?: number;
   /** The per-call timeout in milliseconds (the host's default when absent). */
   timeoutMs?: number;
+  /** Limits on the server's connections (each one left out takes its default). */
+  connections?: ConnectionLimits;
   /** Validate call arguments against each tool's schema (T2). */
   validateArgs?: boolean;
   /** Watch the manifest and the tool modules and reload on change (D5). */
@@ -245,10 +253,11 @@ export async function startDaemon(
   });
   let server: Server;
   try {
-    server = await runtime.serve(
-      { hostname: options.hostname, port: options.port },
-      handler,
-    );
+    server = await runtime.serve({
+      hostname: options.hostname,
+      port: options.port,
+      limits: definedOnly(options.connections ?? {}),
+    }, handler);
   } catch (error) {
     web.close();
     await mcp.close();
@@ -262,6 +271,13 @@ export async function startDaemon(
     );
   }
   const url = urlOf(server);
+  const asked = options.connections?.maxConnections ??
+    DEFAULT_CONNECTION_LIMITS.maxConnections;
+  if (server.limits.maxConnections < asked) {
+    log(
+      `[daemon] at most ${server.limits.maxConnections} connections, not ${asked}: half the open-file limit`,
+    );
+  }
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
