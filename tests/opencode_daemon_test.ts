@@ -280,3 +280,28 @@ Deno.test("the daemon takes one place for the opencode files: --opencode-config-
     });
   }
 });
+
+Deno.test("a daemon that cannot write its record keeps serving, and the plugin says it cannot find it (D3)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using h = await homes();
+  // A folder where the record goes: no file can be renamed over it.
+  await Deno.mkdir(recordFile(h.state, repo.dir), { recursive: true });
+  await using daemon = await startDaemon(repo.dir, { env: h.env });
+  assert.match(
+    daemon.stderr(),
+    /\[daemon\] cannot write the daemon record .*\.daemon\.json: .*; the opencode plugin will not find this daemon/,
+  );
+  const answer = await daemon.call("echo", {
+    args: { text: "direct" },
+    sessionId: "s",
+    agent: "beeuni",
+  });
+  assert.deepEqual(answer.body, { output: "echo:direct" });
+  const hooks = await loadPluginFile(
+    join(repo.dir, ".opencode", "plugins", "beeuni.ts"),
+  );
+  await assert.rejects(
+    echo(hooks, "s-lost"),
+    /the beeuni daemon is not running: its record ".*" cannot be read/,
+  );
+});

@@ -271,11 +271,21 @@ export async function startDaemon(
   const url = urlOf(server);
   // Where the opencode plugin finds this daemon, from now until it stops.
   const recordFile = daemonRecordFile(root, io.env);
-  const place = publishDaemon(recordFile, {
-    url,
-    pid: process.pid,
-    tokenFile: token.file ?? null,
-  });
+  let place = { release() {} };
+  try {
+    place = publishDaemon(recordFile, {
+      url,
+      pid: process.pid,
+      tokenFile: token.file ?? null,
+    });
+  } catch (error) {
+    // Serving goes on; the plugin says it cannot read the record.
+    log(
+      `[daemon] cannot write the daemon record ${recordFile}: ${
+        errorMessage(error)
+      }; the opencode plugin will not find this daemon`,
+    );
+  }
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
