@@ -147,6 +147,9 @@ export {
   setSecret,
 } from "./lib/secrets/mod.ts";
 export {
+  type DaemonEntry,
+  type DaemonRecord,
+  type GitExclude,
   manifestAgents,
   OPENCODE_AGENT_MARKER,
   OPENCODE_HARNESS_TOOLS,

@@ -66,7 +66,11 @@ Options:
   --no-watch            do not reload on changes
   --opencode-config-dir DIR
                         where to write the opencode plugin (plugins/beeuni.ts)
-                        and agent files (default: $XDG_CONFIG_HOME/opencode)
+                        and agent files (default: the project's .opencode/,
+                        kept out of git through .git/info/exclude)
+  --opencode-global     write them into opencode's global folder
+                        ($XDG_CONFIG_HOME/opencode) instead, so opencode run
+                        anywhere gets this project's tools
   --no-opencode         do not write the opencode plugin and agent files
 
 Connections (see docs/daemon.md; one with a request in progress is never
@@ -115,6 +119,7 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     validate: { type: "boolean" },
     "no-watch": { type: "boolean" },
     "opencode-config-dir": { type: "string" },
+    "opencode-global": { type: "boolean" },
     "no-opencode": { type: "boolean" },
     "allow-run": { type: "boolean" },
     "allow-read": { type: "string", multiple: true },
@@ -132,6 +137,15 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   const port = positiveInteger(values.port as string | undefined, "--port", 0);
   if (port !== undefined && port > 65535) {
     throw new UsageError(`--port must be at most 65535, got "${port}"`);
+  }
+  const where = ["opencode-config-dir", "opencode-global", "no-opencode"]
+    .filter((flag) => values[flag] !== undefined);
+  if (where.length > 1) {
+    throw new UsageError(
+      `--${where[0]} and --${
+        where[1]
+      } cannot be used together: pick one place for the opencode files`,
+    );
   }
   const dir = resolve(cwd, (values.dir as string | undefined) ?? ".");
   const hostname = (values.hostname as string | undefined) ?? "127.0.0.1";
@@ -184,6 +198,7 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     opencodeConfigDir: values["opencode-config-dir"] === undefined
       ? undefined
       : resolve(cwd, values["opencode-config-dir"] as string),
+    opencodeGlobal: values["opencode-global"] === true,
     opencode: values["no-opencode"] !== true,
     runners: {
       allowRun: values["allow-run"] === true,

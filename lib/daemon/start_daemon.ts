@@ -7,6 +7,7 @@
  */
 
 import { dirname } from "node:path";
+import process from "node:process";
 import { errorMessage, isLoopbackHostname } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
@@ -25,6 +26,7 @@ import { createMcpHttp } from "../mcp/mod.ts";
 import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
+import { daemonRecordFile, publishDaemon } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -56,8 +58,14 @@ export interface DaemonOptions {
   watch?: boolean;
   /** Quiet time after the last change before reloading, in milliseconds. */
   debounceMs?: number;
-  /** opencode's config folder for the plugin and agent files (default `$XDG_CONFIG_HOME/opencode`). */
+  /**
+   * The opencode config folder for the plugin and agent files. Default:
+   * the project's `.opencode/`, kept out of git through the checkout's
+   * `info/exclude`.
+   */
   opencodeConfigDir?: string;
+  /** Write the plugin and agent files into opencode's global folder (`$XDG_CONFIG_HOME/opencode`) instead. */
+  opencodeGlobal?: boolean;
   /** Write the opencode plugin and agent files (D3); default true. */
   opencode?: boolean;
   /** How tool runners are bounded and what tools may touch besides the project. */
@@ -85,6 +93,8 @@ export interface RunningDaemon {
   port: number;
   /** The token file, when the token was generated. */
   tokenFile?: string;
+  /** The project's daemon record, where the opencode plugin finds this daemon. */
+  recordFile: string;
   /** Stops serving, aborts running calls, closes the host, removes the token file (unless another daemon still uses it). */
   close(): Promise<void>;
   /**
@@ -278,6 +288,23 @@ export async function startDaemon(
       `[daemon] at most ${server.limits.maxConnections} connections, not ${asked}: half the open-file limit`,
     );
   }
+  // Where the opencode plugin finds this daemon, from now until it stops.
+  const recordFile = daemonRecordFile(root, io.env);
+  let place = { release() {} };
+  try {
+    place = publishDaemon(recordFile, {
+      url,
+      pid: process.pid,
+      tokenFile: token.file ?? null,
+    });
+  } catch (error) {
+    // Serving goes on; the plugin says it cannot read the record.
+    log(
+      `[daemon] cannot write the daemon record ${recordFile}: ${
+        errorMessage(error)
+      }; the opencode plugin will not find this daemon`,
+    );
+  }
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
@@ -286,9 +313,9 @@ export async function startDaemon(
     if (options.opencode === false) return;
     syncOpencodeConfig({
       configDir: options.opencodeConfigDir,
+      global: options.opencodeGlobal,
       env: io.env,
-      url,
-      tokenFile: token.file,
+      recordFile,
       projectDir: root,
       manifest: host.manifest(),
       tools: host.list(),
@@ -324,9 +351,11 @@ export async function startDaemon(
     url,
     port: server.port,
     tokenFile: token.file,
+    recordFile,
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
+        place.release();
         // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
         await mcp.close();
@@ -340,6 +369,7 @@ export async function startDaemon(
     },
     closeNow(): void {
       reloader?.close();
+      place.release();
       flush();
       dropToken();
     },
