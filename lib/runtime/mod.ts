@@ -25,6 +25,7 @@ import process from "node:process";
 import type { Runtime, RuntimeName } from "./types.ts";
 
 export type {
+  ConnectionLimits,
   Handler,
   Io,
   Runtime,
@@ -33,6 +34,7 @@ export type {
   Server,
   Watcher,
 } from "./types.ts";
+export { DEFAULT_CONNECTION_LIMITS } from "./_conn_guard.ts";
 export {
   MIN_NODE_VERSION,
   nodeVersionProblem,
