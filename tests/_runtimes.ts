@@ -11,6 +11,7 @@ import { git, REPO_ROOT, type RunResult } from "./_helpers.ts";
 import { npmBin } from "./_npm_cache.ts";
 import { loadPluginFile, pluginContext } from "./_opencode.ts";
 import { main } from "../lib/cli/mod.ts";
+import { BIG_OUTPUT_TOOL } from "./_big_output.ts";
 
 /** A Node.js too old for the toolkit (no type stripping), to see it refused. */
 export const NODE_20 = "20.20.2";
@@ -116,6 +117,7 @@ export async function reference(
 
 /** The tools the matrix project adds to the starter project, by file. */
 export const EXTRA_TOOLS: Record<string, string> = {
+  "tools/big_output.ts": BIG_OUTPUT_TOOL,
   "tools/to_ms.ts": `import ms from "ms";
 
 export default {
@@ -162,7 +164,8 @@ export default {
 `,
 };
 
-const EXTRA_ENTRIES = `  to_ms: tools/to_ms.ts
+const EXTRA_ENTRIES = `  big_output: tools/big_output.ts
+  to_ms: tools/to_ms.ts
   legacy: tools/legacy.cjs
   bun_file: tools/bun_file.ts
   bun_shell: tools/bun_shell.ts

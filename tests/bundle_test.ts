@@ -8,6 +8,7 @@ import { copyFile, readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { CLI, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
+import { checkBigOutput } from "./_big_output.ts";
 import {
   callThroughPlugin,
   type CheckResult,
@@ -105,6 +106,16 @@ async function scenario(
         });
       }
       assert.equal(await daemon.stop(), 0, daemon.stderr());
+    },
+  );
+  await checks.check(
+    "the daemon's runner cuts and saves a 20 MB output itself (T6)",
+    async () => {
+      await using daemon = await startDaemon(dir, {
+        argv: [...argv, "daemon", "--dir", dir, "--port", "0", "--no-opencode"],
+        env,
+      });
+      await checkBigOutput(daemon, "big_output", 20);
     },
   );
   if (rt.kind !== "bun") {

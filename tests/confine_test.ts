@@ -6,6 +6,11 @@ import { tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
 import { processes } from "./_procs.ts";
 import { secretsFile, setSecret } from "../lib/secrets/mod.ts";
+import {
+  BIG_OUTPUT_TOOL,
+  checkBigOutput,
+  checkSavedOutputsConfined,
+} from "./_big_output.ts";
 
 const CALL = { sessionId: "s1", agent: "beeuni" };
 
@@ -128,4 +133,14 @@ Deno.test("a tool that calls the daemon without its token is refused (H2, D7)", 
     (await daemon.call("caller", { args: { url: daemon.url }, ...CALL })).body,
     { output: "401" },
   );
+});
+
+Deno.test("a tool may write to the folder of saved outputs, where its runner saves long outputs, but neither list it nor read them (H2, T6)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  big: tools/big.ts\n",
+    "tools/big.ts": BIG_OUTPUT_TOOL,
+  });
+  await using daemon = await startDaemon(repo.dir, { args: ["--no-opencode"] });
+  const saved = await checkBigOutput(daemon, "big", 2);
+  await checkSavedOutputsConfined(daemon, "big", saved);
 });

@@ -20,6 +20,13 @@ import {
   type TestRuntime,
 } from "./_runtimes.ts";
 import { createHost } from "../mod.ts";
+import {
+  checkBigOutput,
+  checkBigOutputsOverHttp,
+  checkBigOutputsOverMcp,
+  checkBigOutputsOverToolsCall,
+  checkSavedOutputsConfined,
+} from "./_big_output.ts";
 
 const SMOKE = `import process from "node:process";
 import { createHost, formatToolsTable, loadProject } from ${
@@ -101,6 +108,27 @@ async function daemonChecks(
       assert.deepEqual(body, { output: "7200000" });
     },
   );
+  let saved = "";
+  await check(
+    "a 20 MB output is cut where the tool ran and saved whole, and the daemon's memory does not grow with it (T6)",
+    async () => {
+      saved = await checkBigOutput(daemon, "big_output", 20);
+    },
+  );
+  await check(
+    "a huge output, JSON object and thrown error each reach the caller cut to 51,200 bytes and saved whole, over HTTP (T6, H4)",
+    () => checkBigOutputsOverHttp(daemon, "big_output"),
+  );
+  await check(
+    "a huge output, JSON object and thrown error each reach the caller cut to 51,200 bytes and saved whole, over MCP (C2, T6, H4)",
+    () => checkBigOutputsOverMcp(daemon, "big_output"),
+  );
+  if (rt.kind !== "bun" && saved !== "") {
+    await check(
+      "a tool may write to the folder of saved outputs but neither list it nor read them (H2, T6)",
+      () => checkSavedOutputsConfined(daemon, "big_output", saved),
+    );
+  }
   if (rt.kind === "bun") {
     await check(
       'tools using Bun.file and import { $ } from "bun" run',
@@ -235,6 +263,11 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
   const argv = await rt.argv();
   await using project = await matrixProject();
   const dir = project.dir;
+  // Saved outputs (T6) go to the user's folder under TMPDIR: a test's own.
+  const saves = await Deno.makeTempDir({ prefix: "beeuni_saves_" });
+  await using _saves = {
+    [Symbol.asyncDispose]: () => Deno.remove(saves, { recursive: true }),
+  };
   const cli = async (...args: string[]) => {
     const [got, want] = await Promise.all([
       runArgv([...argv, CLI, ...args], dir),
@@ -273,10 +306,19 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
     );
     assert.equal(JSON.parse(out.stdout).words, 3);
   });
+  await check(
+    "beeuni tools call prints a huge output, JSON object and thrown error cut to 51,200 bytes and saves them whole (T6, H4)",
+    () =>
+      checkBigOutputsOverToolsCall(
+        (args) => runArgv([...argv, CLI, ...args], dir, { TMPDIR: saves }),
+        "big_output",
+      ),
+  );
   let daemon: TestDaemon | undefined;
   await check("the daemon starts", async () => {
     daemon = await startDaemon(dir, {
       argv: [...argv, DAEMON, "--dir", dir, "--port", "0"],
+      env: { TMPDIR: saves },
     });
   });
   if (daemon) {

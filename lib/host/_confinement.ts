@@ -1,7 +1,11 @@
 // What a tool may read and write (H2, T5, T7): the project, the
 // node_modules folders and package.json files above it (packages resolve
 // the Node way from there), the Beeuni tools, and a temporary folder of its
-// own; never the daemon's token or the secret store.
+// own; never the daemon's token or the secret store. The runner may also
+// write, but not read or list, the host's folder of saved outputs, where it
+// saves a long output for the host (T6): where the runtime enforces this
+// (Deno, Node.js), a tool can create files there but cannot read the
+// outputs of other calls, nor learn their names.
 
 import { dirname, join, resolve } from "node:path";
 
@@ -25,6 +29,8 @@ export interface ConfinementInput {
   runnerDir?: string;
   /** The runners' temporary folder. */
   tmpDir: string;
+  /** The host's folder of saved outputs (T6): writable, not readable. */
+  outputDir?: string;
   /** More readable paths. */
   allowRead?: string[];
   /** More writable paths. */
@@ -62,6 +68,7 @@ export function confinement(input: ConfinementInput): Confinement {
   const write = [
     input.directory,
     input.tmpDir,
+    ...(input.outputDir ? [resolve(input.outputDir)] : []),
     ...(input.allowWrite ?? []).map((path) => resolve(path)),
   ];
   return {

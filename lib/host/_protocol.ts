@@ -28,9 +28,41 @@ export interface CallMessage {
   progress: boolean;
 }
 
+/**
+ * The host's folder for saved outputs (T6), as a runner writes into it: a
+ * runner cuts a text over T6's limits itself and writes it whole to a
+ * temporary file there, which the host moves into place.
+ */
+export interface OutputFolder {
+  /** The folder, absolute: where the runner writes. */
+  dir: string;
+  /** The folder as the host names saved outputs in it (as it was given). */
+  shown: string;
+  /** The cap on saved outputs: a text larger than this is cut and not saved. */
+  maxBytes: number;
+}
+
+/**
+ * A text a runner cut itself (T6, H4): the whole text's size, and, unless it
+ * was over the cap, the names (in the output folder) of the saved output
+ * and of the temporary file that holds it until the host moves it there.
+ */
+export interface CutText {
+  /** The whole text's size in UTF-8 bytes. */
+  size: number;
+  /** Where it is, when it was saved. */
+  saved?: { name: string; temp: string };
+}
+
 /** What the host sends a runner. */
 export type ToRunner =
-  | { t: "init"; module: ModuleRef; directory: string }
+  | {
+    t: "init";
+    module: ModuleRef;
+    directory: string;
+    /** Where the runner saves outputs over T6's limits; without it the host does. */
+    output?: OutputFolder;
+  }
   | { t: "load"; modules: ModuleRef[] }
   | CallMessage
   | { t: "calls"; calls: CallMessage[] }
@@ -66,12 +98,16 @@ export type CallResult =
     content?: ContentBlock[];
     /** The `structuredContent` returned beside the blocks. */
     structured?: Record<string, unknown>;
+    /** Set when `output` is the runner's cut of a longer text (T6). */
+    cut?: CutText;
   }
   | {
     ok: false;
     error: string;
     /** Set when the tool's module did not load, so `execute` never ran. */
     notRun?: true;
+    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
+    cut?: CutText;
   };
 
 /** What a runner sends the host. */

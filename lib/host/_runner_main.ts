@@ -13,6 +13,7 @@ import type {
   CallResult,
   LoadReport,
   ModuleRef,
+  OutputFolder,
   ToHost,
   ToRunner,
 } from "./_protocol.ts";
@@ -22,6 +23,7 @@ import {
   toolMetadata,
   type ToolModule,
 } from "./_tool_module.ts";
+import { MAX_OUTPUT_LINES } from "./_truncate.ts";
 
 // Results ready in the same turn go back in one message.
 let results: ({ id: number } & CallResult)[] = [];
@@ -189,6 +191,8 @@ const running = new Map<number, Running>();
 let tool: ReturnType<typeof importTool> | undefined;
 let toolName = "";
 let directory = process.cwd();
+/** The host's folder for saved outputs, when this runner may write there. */
+let output: OutputFolder | undefined;
 
 const abortReason = () =>
   new DOMException("The call was aborted", "AbortError");
@@ -242,6 +246,35 @@ function contextFor(
   };
 }
 
+/** Whether `result`'s text may be over T6's limits, and this runner cuts it. */
+function mayCut(result: CallResult): boolean {
+  const text = result.ok ? result.output : result.error;
+  // Within both limits for sure: at most 3 bytes and one line per unit.
+  return output !== undefined && text.length > MAX_OUTPUT_LINES;
+}
+
+/**
+ * `result` with a text over T6's limits cut here and saved whole for the
+ * host (see _runner_cut.ts); as it was when that fails, for the host to cut.
+ */
+async function cutHere(result: CallResult): Promise<CallResult> {
+  try {
+    const { cutResult } = await import("./_runner_cut.ts");
+    return await cutResult(result, toolName, output!);
+  } catch {
+    return result;
+  }
+}
+
+/** Sends a call's result, a text over T6's limits cut first. */
+async function finish(id: number, result: CallResult): Promise<void> {
+  send({
+    t: "result",
+    id,
+    ...(mayCut(result) ? await cutHere(result) : result),
+  });
+}
+
 async function run(call: CallMessage): Promise<void> {
   const entry: Running = { aborted: false };
   running.set(call.id, entry);
@@ -256,20 +289,15 @@ async function run(call: CallMessage): Promise<void> {
       return;
     }
     const value = await loaded.tool.execute(call.args, contextFor(entry, call));
-    let result;
+    let result: CallResult;
     try {
       result = returnedResult(value);
     } catch (error) {
-      result = { ok: false as const, error: thrownMessage(error) };
+      result = { ok: false, error: thrownMessage(error) };
     }
-    send({ t: "result", id: call.id, ...result });
+    await finish(call.id, result);
   } catch (error) {
-    send({
-      t: "result",
-      id: call.id,
-      ok: false,
-      error: describeFailure(error),
-    });
+    await finish(call.id, { ok: false, error: describeFailure(error) });
   } finally {
     running.delete(call.id);
   }
@@ -286,6 +314,7 @@ function receive(message: ToRunner): void {
     case "init":
       toolName = message.module.name;
       directory = message.directory;
+      output = message.output;
       tool = importTool(message.module.url);
       // The host sends calls once the module is in: the time a runner takes
       // to start is not a call's.

@@ -9,8 +9,10 @@ import type { ContentBlock } from "./_content.ts";
 import type {
   CallMessage,
   CallResult,
+  CutText,
   LoadReport,
   ModuleRef,
+  OutputFolder,
   ToHost,
 } from "./_protocol.ts";
 import type { RunnerProcess } from "./_runner_process.ts";
@@ -23,6 +25,8 @@ export type RunnerOutcome =
     object?: true;
     content?: ContentBlock[];
     structured?: Record<string, unknown>;
+    /** Set when `output` is the runner's cut of a longer text (T6). */
+    cut?: CutText;
   }
   | {
     ok: false;
@@ -30,6 +34,8 @@ export type RunnerOutcome =
     error: string;
     /** Set when the module did not load in the runner, so `execute` never ran. */
     notRun?: true;
+    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
+    cut?: CutText;
   };
 
 /** A progress report of a running call. */
@@ -72,6 +78,10 @@ export interface ToolRunnerOptions {
   directory: string;
   /** How long a new runner may take to start and import its module. */
   startTimeoutMs: number;
+  /** Where the runner saves outputs over T6's limits itself; without it the host does. */
+  output?: OutputFolder;
+  /** Removes the file of a cut text whose call had already ended (aborted). */
+  discard?(cut: CutText): void;
 }
 
 interface Pending {
@@ -130,6 +140,7 @@ export class ToolRunner {
       t: "init",
       module: this.#module,
       directory: this.#options.directory,
+      ...(this.#options.output ? { output: this.#options.output } : {}),
     });
     this.#process = started;
     this.#ready = false;
@@ -154,16 +165,14 @@ export class ToolRunner {
 
   #receive(from: RunnerProcess, message: ToHost): void {
     if (from !== this.#process) return;
-    if (message.t === "result") this.#settle(message.id, outcomeOf(message));
+    if (message.t === "result") this.#result(message);
     else if (message.t === "loaded") {
       const { t: _, ...report } = message;
       this.#loaded = report;
       this.#report(report);
       this.#started(from);
     } else if (message.t === "results") {
-      for (const result of message.results) {
-        this.#settle(result.id, outcomeOf(result));
-      }
+      for (const result of message.results) this.#result(result);
     } else if (message.t === "progress") {
       const pending = this.#pending.get(message.id);
       pending?.onProgress?.({
@@ -176,6 +185,12 @@ export class ToolRunner {
     } else if (message.t === "log") {
       this.#options.log(`[tools] ${this.#module.name}: ${message.text}`);
     }
+  }
+
+  #result(result: { id: number } & CallResult): void {
+    if (this.#pending.has(result.id)) {
+      this.#settle(result.id, outcomeOf(result));
+    } else if (result.cut) this.#options.discard?.(result.cut);
   }
 
   #exited(from: RunnerProcess, reason: string): void {
@@ -433,13 +448,17 @@ function aborted(name: string): RunnerOutcome {
 
 function outcomeOf(result: CallResult): RunnerOutcome {
   if (!result.ok) {
-    return result.notRun
-      ? { ok: false, status: "error", error: result.error, notRun: true }
+    if (result.notRun) {
+      return { ok: false, status: "error", error: result.error, notRun: true };
+    }
+    return result.cut
+      ? { ok: false, status: "error", error: result.error, cut: result.cut }
       : { ok: false, status: "error", error: result.error };
   }
   const outcome: RunnerOutcome = { ok: true, output: result.output };
   if (result.object) outcome.object = true;
   if (result.content) outcome.content = result.content;
   if (result.structured) outcome.structured = result.structured;
+  if (result.cut) outcome.cut = result.cut;
   return outcome;
 }

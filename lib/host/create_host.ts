@@ -23,7 +23,7 @@
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { errorMessage, escapeControl } from "../common/mod.ts";
@@ -36,7 +36,12 @@ import { cutContent } from "./_content.ts";
 import { Deadlines } from "./_deadlines.ts";
 import { Generation, type LoadedTool } from "./_generation.ts";
 import { loadModules } from "./_loader.ts";
-import type { LoadReport, ModuleRef, ToHost } from "./_protocol.ts";
+import type {
+  LoadReport,
+  ModuleRef,
+  OutputFolder,
+  ToHost,
+} from "./_protocol.ts";
 import { reloadScope } from "./_reload_scope.ts";
 import { runnerCommand } from "./_runner_command.ts";
 import { runnerEntry } from "./_runner_entry.ts";
@@ -123,6 +128,20 @@ type RunnerStarter = (events: {
   exit(reason: string): void;
 }) => RunnerProcess;
 
+/**
+ * The folder of saved outputs as runners write into it (T6), made now so
+ * that runners may be allowed to write there; `undefined` when it cannot
+ * be made now: the host then cuts and saves what runners send whole.
+ */
+async function outputFolder(spill: Spill): Promise<OutputFolder | undefined> {
+  try {
+    const shown = await spill.folder();
+    return { dir: resolve(shown), shown, maxBytes: spill.maxBytes };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rebinds a started runner process to `events`. */
 
 /** How runner processes start for this host: the runtime, its flags and the paths tools may touch. */
@@ -130,6 +149,7 @@ async function runnerStarter(
   options: HostOptions,
   tmpDir: string,
   log: (line: string) => void,
+  outputDir?: string,
 ): Promise<RunnerStarter> {
   const runtime = await loadRuntime();
   const entry = runnerEntry();
@@ -138,6 +158,7 @@ async function runnerStarter(
     builtinDir: dirname(fileURLToPath(builtinToolUrl("memory"))),
     runnerDir: runtime.name === "node" ? entry.codeDir : undefined,
     tmpDir,
+    outputDir,
     allowRead: options.allowRead,
     allowWrite: options.allowWrite,
     denyRead: options.denyRead,
@@ -178,15 +199,26 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // tools: none may drive the terminal or forge a line.
   const sink = options.log ?? ((line: string) => console.error(line));
   const log = (line: string) => sink(escapeControl(line));
-  const runnerTmp = await mkdtemp(join(tmpdir(), "beeuni-runner-"));
+  const spill = new Spill({
+    dir: options.tmpDir,
+    maxBytes: options.tmpMaxBytes,
+    retentionMs: options.tmpRetentionMs,
+  });
+  const [runnerTmp, output] = await Promise.all([
+    mkdtemp(join(tmpdir(), "beeuni-runner-")),
+    outputFolder(spill),
+  ]);
   let start: RunnerStarter;
   try {
-    start = await runnerStarter(options, runnerTmp, log);
+    start = await runnerStarter(options, runnerTmp, log, output?.dir);
   } catch (error) {
     await rm(runnerTmp, { recursive: true, force: true });
     throw error;
   }
-  const state = new HostState(options, log, start, runnerTmp);
+  const state = new HostState(options, log, start, runnerTmp, {
+    spill,
+    output,
+  });
   try {
     await state.begin();
   } catch (error) {
@@ -237,16 +269,13 @@ class HostState {
     log: (line: string) => void,
     start: RunnerStarter,
     runnerTmp: string,
+    saved: { spill: Spill; output?: OutputFolder },
   ) {
     this.#options = options;
     this.#log = log;
     this.#start = start;
     this.#runnerTmp = runnerTmp;
-    this.#spill = new Spill({
-      dir: options.tmpDir,
-      maxBytes: options.tmpMaxBytes,
-      retentionMs: options.tmpRetentionMs,
-    });
+    this.#spill = saved.spill;
     this.#timeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
     this.#pool = new RunnerPool({
       maxRunners: options.maxRunners ?? 8,
@@ -259,6 +288,8 @@ class HostState {
       heapMb: options.heapMb ?? 256,
       directory: options.directory,
       startTimeoutMs: timeoutOf(options.loadTimeoutMs, 10_000),
+      output: saved.output,
+      discard: (cut) => void this.#spill.discard(cut),
     });
   }
 
@@ -419,8 +450,8 @@ class HostState {
 
   async #shape(name: string, raw: RunnerOutcome): Promise<CallOutcome> {
     if (!raw.ok) {
-      const cut = await this.#spill.shape(`${name}-error`, raw.error);
-      const { notRun: _, ...failure } = raw;
+      const cut = await this.#spill.shape(`${name}-error`, raw.error, raw.cut);
+      const { notRun: _, cut: __, ...failure } = raw;
       return cut.truncated
         ? {
           ...failure,
@@ -431,7 +462,8 @@ class HostState {
         }
         : failure;
     }
-    const cut = await this.#spill.shape(name, raw.output);
+    // A runner that cut a long output itself says so in raw.cut.
+    const cut = await this.#spill.shape(name, raw.output, raw.cut);
     const outcome: Extract<CallOutcome, { ok: true }> = {
       ok: true,
       output: cut.text,

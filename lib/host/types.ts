@@ -55,7 +55,9 @@ export interface HostOptions {
    * Where full outputs of cut calls go (T6); default: the user's folder
    * `beeuni-tools-<uid>` (mode 0700) under the system's temporary folder,
    * shared by their hosts (a new private folder when that one is not safe
-   * to use: another owner, a symlink, open permissions).
+   * to use: another owner, a symlink, open permissions). Made when the host
+   * starts: tool runners write long outputs there themselves, and may
+   * write but not read it (Deno, Node.js).
    */
   tmpDir?: string;
   /**
