@@ -182,7 +182,7 @@ async function main(): Promise<void> {
       `| execute() in process | ${median(direct).toFixed(4)} |`,
     );
     console.log(
-      `| plugin execute() -> HTTP -> daemon -> worker | ${
+      `| plugin execute() -> HTTP -> daemon -> runner | ${
         median(viaPlugin).toFixed(3)
       } |`,
     );
