@@ -170,7 +170,7 @@ export async function loadProject(
     }
     return readFileSync(real, "utf8");
   };
-  const manifest = parseManifest(root, basename(manifestFile), read, {
+  const manifest = await parseManifest(root, basename(manifestFile), read, {
     limits,
   });
 
