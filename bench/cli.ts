@@ -12,8 +12,10 @@
 // into a temporary folder) runs too, against an empty `.js` file. Every
 // command is a real subprocess; each round runs every command once, in
 // the same order, so drifts of a noisy machine hit all of them alike.
-// The floor rows time scripts that only import what no design of this
-// toolkit can avoid on that runtime.
+// The floor rows time scripts that only do what no design of this toolkit
+// can avoid on that runtime: load `node:path` or `node:fs` (every runtime-
+// neutral design reads files with them), or, on Deno, read the manifest
+// and run git through Deno's own APIs.
 //
 //   deno run -A bench/cli.ts [--quick] [--rounds N] [--bundle] [--deno-only]
 
@@ -50,6 +52,20 @@ writeFileSync(join(work, "node_fs.ts"), 'import "node:fs";\n');
 writeFileSync(
   join(work, "node_path.ts"),
   'import "node:path";\n',
+);
+/**
+ * What `beeuni validate` does on disk, on Deno's own APIs alone (no
+ * `node:*` module): read the starter's manifest and ask git what it
+ * tracks. The least any design of `validate` costs on Deno.
+ */
+writeFileSync(
+  join(work, "deno_native.ts"),
+  `Deno.readTextFileSync(${JSON.stringify(join(STARTER, "beeuni.yaml"))});
+await new Deno.Command("git", {
+  args: ["ls-files", "-z", "--cached"],
+  cwd: ${JSON.stringify(STARTER)},
+}).output();
+`,
 );
 
 interface Side {
@@ -105,6 +121,10 @@ side("Deno", "floor: import node:fs", [
   ...denoRun,
   join(work, "node_fs.ts"),
 ], denoEmpty);
+side("Deno", "floor: read + git, Deno APIs only", [
+  ...denoRun,
+  join(work, "deno_native.ts"),
+], denoEmpty);
 
 const runtimes: { name: string; program: string }[] = [];
 if (!DENO_ONLY) {
@@ -117,6 +137,12 @@ if (!DENO_ONLY) {
 for (const { name, program } of runtimes) {
   const empty = side(name, "empty .ts", [program, join(work, "empty.ts")]);
   cliSides(name, [program, CLI], empty);
+  side(
+    name,
+    "floor: import node:fs",
+    [program, join(work, "node_fs.ts")],
+    empty,
+  );
 }
 
 if (BUNDLE) {
