@@ -46,6 +46,7 @@ export {
   startDaemon,
 } from "./lib/daemon/mod.ts";
 export type {
+  ConnectionLimits,
   Handler,
   Io,
   Runtime,

@@ -119,6 +119,7 @@ export {
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,
   type ProgressUpdate,
+  type ReloadOptions,
   type ReloadResult,
   type Tool,
   type ToolContext,
@@ -146,6 +147,9 @@ export {
   setSecret,
 } from "./lib/secrets/mod.ts";
 export {
+  type DaemonEntry,
+  type DaemonRecord,
+  type GitExclude,
   manifestAgents,
   OPENCODE_AGENT_MARKER,
   OPENCODE_HARNESS_TOOLS,

@@ -117,6 +117,32 @@ Deno.addSignalListener("SIGTERM", () => server.shutdown());
 `;
 }
 
+/**
+ * The same HTTP layer served through the toolkit's Deno adapter
+ * (`node:http` behind the connection guard) instead of `Deno.serve`: what
+ * the daemon's server costs on its own.
+ */
+function adapterLayerServer(): string {
+  const handler = new URL("../lib/http/create_handler.ts", import.meta.url)
+    .href;
+  const adapter = new URL("../lib/runtime/deno.ts", import.meta.url).href;
+  return `import { createHandler } from ${JSON.stringify(handler)};
+import { denoRuntime } from ${JSON.stringify(adapter)};
+const host = {
+  list: () => [],
+  call: (call) => Promise.resolve({ ok: true, output: String(call.args.text) }),
+  stopSession: () => 0,
+  running: () => 0,
+};
+const server = await denoRuntime.serve(
+  { hostname: "127.0.0.1", port: 0 },
+  createHandler({ host, token: ${JSON.stringify(TOKEN)} }),
+);
+console.log("listening on http://127.0.0.1:" + server.port);
+Deno.addSignalListener("SIGTERM", () => server.shutdown());
+`;
+}
+
 /** Times the host's phases in a fresh process: import, createHost, first call. */
 function phasesScript(dir: string): string {
   const host = new URL("../lib/host/create_host.ts", import.meta.url).href;
@@ -521,10 +547,18 @@ async function main(): Promise<void> {
       env,
     );
     procs.push(layer);
+    const adapterScript = join(root, "adapter_layer_server.ts");
+    write(adapterScript, adapterLayerServer());
+    const adapter = await spawnServer(
+      ["run", "-A", "--quiet", adapterScript],
+      env,
+    );
+    procs.push(adapter);
     const targets = {
       daemon: `${daemon.url}/beeuni/tools/echo`,
       bare: `${bare.url}/`,
       layer: `${layer.url}/beeuni/tools/echo`,
+      adapter: `${adapter.url}/beeuni/tools/echo`,
     };
 
     console.error("measuring latency...");
@@ -620,6 +654,12 @@ async function main(): Promise<void> {
       `| (HTTP layer alone, in-memory host) throughput (calls/s) | ${
         fmt(thr.layer, 0)
       } | ${fmt(thr.bare, 0)} | ${fmt(thr.layer / thr.bare)}x | | |`,
+      `| (the same layer through the Deno adapter: node:http and the connection guard) latency (ms) | ${
+        fmt(lat.adapter, 3)
+      } | ${fmt(lat.bare, 3)} | ${fmt(lat.adapter / lat.bare)}x | | |`,
+      `| (the same layer through the Deno adapter) throughput (calls/s) | ${
+        fmt(thr.adapter, 0)
+      } | ${fmt(thr.bare, 0)} | ${fmt(thr.adapter / thr.bare)}x | | |`,
     );
     console.log(rows.join("\n"));
     console.log(

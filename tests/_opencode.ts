@@ -2,7 +2,9 @@
 // outside the repository (reused between runs), and runs it with its home
 // folders isolated in a temporary folder.
 
-import { join } from "node:path";
+import assert from "node:assert/strict";
+import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { npmBin } from "./_npm_cache.ts";
 
 /** The opencode version the tests run. */
@@ -249,4 +251,54 @@ export function fakeProviderConfig(baseURL: string): string {
     null,
     2,
   );
+}
+
+type Execute = (args: unknown, ctx: Record<string, unknown>) => Promise<string>;
+
+/** The hooks of a loaded plugin file, as the tests drive them. */
+export interface PluginHooks {
+  tool: Record<
+    string,
+    { description: string; args: unknown; execute: Execute }
+  >;
+  "tool.definition": (
+    input: { toolID: string },
+    output: Record<string, unknown>,
+  ) => Promise<void>;
+}
+
+let copies = 0;
+
+/**
+ * Imports a plugin file the way opencode does (under a fresh name beside
+ * it: modules are cached), checks that it exports the plugin alone, and
+ * returns its hooks.
+ */
+export async function loadPluginFile(file: string): Promise<PluginHooks> {
+  const copy = join(dirname(file), `.copy_${copies++}_${basename(file)}`);
+  await Deno.copyFile(file, copy);
+  try {
+    const module = await import(pathToFileURL(copy).href);
+    assert.deepEqual(Object.keys(module), ["BeeuniTools"]);
+    return await module.BeeuniTools({ directory: "/x", worktree: "/x" });
+  } finally {
+    await Deno.remove(copy);
+  }
+}
+
+/** A tool context as opencode 1.18.33 hands it to a plugin tool. */
+export function pluginContext(
+  signal: AbortSignal = new AbortController().signal,
+): Record<string, unknown> {
+  return {
+    sessionID: "ses_1",
+    messageID: "msg_1",
+    callID: "call_1",
+    agent: "build",
+    directory: "/work/project",
+    worktree: "/work",
+    abort: signal,
+    metadata() {},
+    ask: () => Promise.resolve(),
+  };
 }

@@ -4,10 +4,12 @@
 // tool importing an npm package from the project's node_modules, a
 // CommonJS tool and two tools using Bun APIs.
 
+import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { git, REPO_ROOT, type RunResult } from "./_helpers.ts";
 import { npmBin } from "./_npm_cache.ts";
+import { loadPluginFile, pluginContext } from "./_opencode.ts";
 import { main } from "../lib/cli/mod.ts";
 
 /** A Node.js too old for the toolkit (no type stripping), to see it refused. */
@@ -263,4 +265,20 @@ export async function reportChecks(
       }
     });
   }
+}
+
+/**
+ * Loads the opencode plugin a daemon wrote into the project's `.opencode/`
+ * (its code is the daemon's own function text, as the runtime running the
+ * daemon gives it) and calls `word_count` through it.
+ */
+export async function callThroughPlugin(dir: string): Promise<void> {
+  const hooks = await loadPluginFile(
+    join(dir, ".opencode", "plugins", "beeuni.ts"),
+  );
+  const out = await hooks.tool.word_count.execute(
+    { text: "a b a" },
+    pluginContext(),
+  );
+  assert.equal(JSON.parse(out).words, 3);
 }

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { CLI, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import {
+  callThroughPlugin,
   type CheckResult,
   Checks,
   matrixProject,
@@ -75,12 +76,14 @@ async function scenario(
     );
   });
   await checks.check(
-    "the daemon serves a project tool and a Beeuni tool over HTTP",
+    "the daemon serves a project tool and a Beeuni tool over HTTP and through its opencode plugin",
     async () => {
       await using daemon = await startDaemon(dir, {
-        argv: [...argv, "daemon", "--dir", dir, "--port", "0", "--no-opencode"],
+        argv: [...argv, "daemon", "--dir", dir, "--port", "0"],
         env,
       });
+      // The plugin's code is the bundle's own function text.
+      await callThroughPlugin(dir);
       const call = (name: string, args: Record<string, unknown>) =>
         daemon.call(name, { args, sessionId: "s1", agent: "beeuni" });
       const counted = await call("word_count", { text: "one two one" });

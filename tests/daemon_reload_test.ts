@@ -121,3 +121,39 @@ Deno.test("hostile imports written while calls stream leave the daemon serving t
     { output: "echo:x" },
   );
 });
+
+Deno.test("saving one tool module reloads that tool alone: another tool keeps its module state (P6, D5)", async () => {
+  const counter = (label: string) =>
+    `let count = 0;
+export default {
+  description: "Counts its calls",
+  parameters: { type: "object" },
+  execute: () => ${JSON.stringify(label)} + ":" + ++count,
+};
+`;
+  await using repo = await tempRepo({
+    "tools/a.ts": counter("a1"),
+    "tools/b.ts": counter("b"),
+    "beeuni.yaml": "tools:\n  a: tools/a.ts\n  b: tools/b.ts\n",
+  });
+  await using daemon = await startDaemon(repo.dir);
+  const output = async (name: string) =>
+    (await daemon.call(name, { args: {}, sessionId: "s", agent: "beeuni" }))
+      .body.output;
+  assert.equal(await output("b"), "b:1");
+  assert.equal(await output("a"), "a1:1");
+  await Deno.writeTextFile(join(repo.dir, "tools/a.ts"), counter("a2"));
+  await waitFor("the new module", async () => (await output("a")) === "a2:1");
+  assert.equal(await output("b"), "b:2");
+  await waitFor(
+    "the reload's line",
+    () => daemon.stderr().includes("reloaded after a change to tools/a.ts"),
+  );
+  // A manifest change still reads the whole project: b starts afresh.
+  await Deno.writeTextFile(
+    join(repo.dir, "beeuni.yaml"),
+    "tools:\n  a: tools/a.ts\n  b: tools/b.ts\n  c: tools/b.ts\n",
+  );
+  await waitFor("the new manifest", async () => (await output("c")) === "b:1");
+  assert.equal(await output("b"), "b:1");
+});

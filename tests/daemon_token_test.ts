@@ -251,7 +251,17 @@ Deno.test("Ctrl-C on `deno task start` (SIGINT to the whole process group) exits
     await using state = await stateDir();
     // setsid: the task gets a process group of its own, as in a terminal.
     const child = new Deno.Command("setsid", {
-      args: [Deno.execPath(), "task", "--quiet", "start", "--port", "0"],
+      // The opencode files go to the state folder, not into the checkout.
+      args: [
+        Deno.execPath(),
+        "task",
+        "--quiet",
+        "start",
+        "--port",
+        "0",
+        "--opencode-config-dir",
+        join(state.dir, "opencode"),
+      ],
       cwd: REPO_ROOT,
       stdin: "null",
       stdout: "piped",

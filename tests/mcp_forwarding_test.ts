@@ -5,9 +5,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { eventReader, mcpDaemon, waitForFile } from "./_mcp.ts";
-import { renderOpencodePlugin } from "../lib/opencode/mod.ts";
+import { loadPluginFile, pluginContext } from "./_opencode.ts";
 
 const PNG_1X1 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -67,37 +66,14 @@ Deno.test("POST /beeuni/tools/<name> with Accept: text/event-stream streams prog
 });
 
 Deno.test("the opencode plugin shows progress through ctx.metadata and attaches returned images", async () => {
-  await using daemon = await mcpDaemon();
   const dir = await Deno.makeTempDir({ prefix: "beeuni_plugin_" });
   try {
-    const file = join(dir, "beeuni.ts");
-    await Deno.writeTextFile(
-      file,
-      renderOpencodePlugin({
-        url: daemon.url,
-        tokenFile: daemon.tokenFile,
-        tools: [
-          { name: "steps", description: "d", parameters: { type: "object" } },
-          {
-            name: "test_image_content",
-            description: "d",
-            parameters: { type: "object" },
-          },
-          { name: "echo", description: "d", parameters: { type: "object" } },
-        ],
-      }),
-    );
-    const plugin = (await import(pathToFileURL(file).href)).BeeuniTools;
-    const hooks = await plugin({ directory: dir, worktree: dir });
+    // The daemon writes its plugin into `dir`; the test loads it as opencode does.
+    await using _daemon = await mcpDaemon({ opencodeConfigDir: dir });
+    const hooks = await loadPluginFile(join(dir, "plugins", "beeuni.ts"));
     const titles: unknown[] = [];
     const ctx = {
-      sessionID: "ses_1",
-      messageID: "msg_1",
-      callID: "call_1",
-      agent: "build",
-      directory: dir,
-      worktree: dir,
-      abort: new AbortController().signal,
+      ...pluginContext(),
       metadata: (input: unknown) => titles.push(input),
     };
     assert.equal(await hooks.tool.steps.execute({ n: 2 }, ctx), "did 2 steps");

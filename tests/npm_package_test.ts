@@ -8,6 +8,7 @@ import { REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import {
   bunBin,
+  callThroughPlugin,
   Checks,
   matrixProject,
   NODE_20,
@@ -142,10 +143,11 @@ async function checkPackage(
         dir,
         "--port",
         "0",
-        "--no-opencode",
       ],
       env,
     });
+    // The plugin's code is the package's own JavaScript function text.
+    await callThroughPlugin(dir);
     const call = (name: string, args: Record<string, unknown>) =>
       daemon.call(name, { args, sessionId: "s1", agent: "beeuni" });
     const counted = await call("word_count", { text: "one two one" });

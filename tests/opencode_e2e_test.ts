@@ -1,13 +1,14 @@
 // The standard harness with real opencode 1.18.33 (D3, A2, A6, T4-T6): a
-// real daemon writes its plugin into an isolated opencode config folder, and
-// opencode lists, describes and runs the daemon's tools through it, in
-// `debug agent`, in `serve`, and in whole turns against a fake
-// OpenAI-compatible model on 127.0.0.1.
+// real daemon writes its plugin into the project's .opencode/ (with
+// opencode's home folders isolated), and opencode run in the project lists,
+// describes and runs the daemon's tools through it, in `debug agent`, in
+// `serve`, and in whole turns against a fake OpenAI-compatible model on
+// 127.0.0.1, also after the daemon restarts on another port.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempRepo } from "./_helpers.ts";
+import { git, tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
 import {
   fakeModel,
@@ -187,13 +188,23 @@ Deno.test({
       join(repo.dir, "opencode.json"),
       fakeProviderConfig(model.baseURL),
     );
-    await using daemon = await startDaemon(repo.dir, {
-      args: ["--opencode-config-dir", home.configDir],
-      env: { XDG_CONFIG_HOME: join(home.dir, "unused") },
-    });
-    const pluginFile = join(home.configDir, "plugins", "beeuni.ts");
-    assert.equal(existsSync(pluginFile), true);
-    assert.match(readFileSync(pluginFile, "utf8"), new RegExp(daemon.url));
+    // The daemon sees the same HOME and config folder as opencode; one
+    // state folder for every daemon of the test, so restarts share it.
+    const env = {
+      HOME: home.env.HOME,
+      XDG_CONFIG_HOME: home.env.XDG_CONFIG_HOME,
+      XDG_STATE_HOME: home.env.XDG_STATE_HOME,
+    };
+    await using daemon = await startDaemon(repo.dir, { env });
+    // By default: the project's own .opencode/, nothing in the home folders.
+    const pluginFile = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+    assert.equal(existsSync(pluginFile), true, daemon.stderr());
+    assert.doesNotMatch(
+      readFileSync(pluginFile, "utf8"),
+      new RegExp(`:${daemon.port}\\b`),
+    );
+    assert.deepEqual(readdirSync(home.configDir), []);
+    assert.equal(existsSync(join(home.env.HOME, ".config")), false);
 
     await t.step(
       "debug agent build lists the project tools and the Beeuni tools",
@@ -479,6 +490,48 @@ Deno.test({
         const result = await runTool(home, repo.dir, "late_tool", "{}");
         assert.equal(result.code, 0, result.stderr);
         assert.equal(toolOutput(result.stdout), "late answer");
+      },
+    );
+
+    await t.step(
+      "a daemon restarted on another port answers through the unchanged plugin (D3)",
+      async () => {
+        const before = readFileSync(pluginFile, "utf8");
+        assert.equal(await daemon.stop(), 0);
+        let port = freePort();
+        while (port === daemon.port) port = freePort();
+        await using restarted = await startDaemon(repo.dir, {
+          env,
+          args: ["--port", String(port)],
+        });
+        assert.equal(restarted.port, port);
+        assert.equal(readFileSync(pluginFile, "utf8"), before);
+        const result = await runTool(
+          home,
+          repo.dir,
+          "lookup_order",
+          '{"id":"A-9"}',
+        );
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(
+          toolOutput(result.stdout),
+          "order A-9 shipped [agent build]",
+        );
+      },
+    );
+
+    await t.step(
+      "git sees nothing of the project's .opencode/, not even what opencode installed there",
+      async () => {
+        assert.ok(existsSync(join(repo.dir, ".opencode", "node_modules")));
+        const status = await git(
+          repo.dir,
+          "status",
+          "--porcelain",
+          "--untracked-files=all",
+        );
+        assert.doesNotMatch(status, /\.opencode/);
+        assert.match(status, /opencode\.json/);
       },
     );
 

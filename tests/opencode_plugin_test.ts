@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   manifestAgents,
   OPENCODE_AGENT_MARKER,
+  OPENCODE_AGENT_PROJECT,
   opencodeConfigDir,
   opencodeDenies,
   renderOpencodeAgent,
@@ -17,8 +17,15 @@ import {
   writeOpencodePlugin,
 } from "../lib/opencode/mod.ts";
 import { loadProject } from "../lib/project/mod.ts";
+import { type CallBody, parseCallBody } from "../lib/http/mod.ts";
+import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../lib/host/mod.ts";
 import { parse as parseYaml } from "yaml";
 import { tempRepo } from "./_helpers.ts";
+import {
+  loadPluginFile,
+  pluginContext,
+  type PluginHooks,
+} from "./_opencode.ts";
 
 const TOOLS = [
   {
@@ -77,18 +84,6 @@ function fakeDaemon(
   };
 }
 
-type Execute = (args: unknown, ctx: Record<string, unknown>) => Promise<string>;
-interface LoadedHooks {
-  tool: Record<
-    string,
-    { description: string; args: unknown; execute: Execute }
-  >;
-  "tool.definition": (
-    input: { toolID: string },
-    output: Record<string, unknown>,
-  ) => Promise<void>;
-}
-
 let counter = 0;
 
 async function waitUntil(check: () => boolean): Promise<void> {
@@ -102,27 +97,42 @@ async function waitUntil(check: () => boolean): Promise<void> {
 async function loadPlugin(
   dir: string,
   options: Parameters<typeof renderOpencodePlugin>[0],
-): Promise<LoadedHooks> {
+): Promise<PluginHooks> {
   const file = join(dir, `beeuni_${counter++}.ts`);
   await Deno.writeTextFile(file, renderOpencodePlugin(options));
-  const module = await import(pathToFileURL(file).href);
-  const plugin = module.BeeuniTools as (input: unknown) => Promise<LoadedHooks>;
-  return await plugin({ directory: "/project", worktree: "/project" });
+  return await loadPluginFile(file);
 }
 
-function context(signal = new AbortController().signal) {
-  return {
-    sessionID: "ses_1",
-    messageID: "msg_1",
-    callID: "call_1",
-    agent: "build",
-    directory: "/work/project",
-    worktree: "/work",
-    abort: signal,
-    metadata() {},
-    ask: () => Promise.resolve(),
-  };
+/** Writes a daemon record naming `daemons` (newest last) and returns its path. */
+async function record(
+  dir: string,
+  daemons: { url: string; pid?: number; tokenFile: string | null }[],
+): Promise<string> {
+  const file = join(dir, "project.daemon.json");
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      daemons: daemons.map((d) => ({ ...d, pid: d.pid ?? Deno.pid })),
+    }),
+  );
+  return file;
 }
+
+/** A token file in `dir` holding `token`. */
+async function tokenFile(dir: string, token = "token-0123456789abcdef") {
+  const file = join(dir, "token");
+  await Deno.writeTextFile(file, `${token}\n`);
+  return file;
+}
+
+/** The process id of a process that has ended. */
+async function deadPid(): Promise<number> {
+  const child = new Deno.Command("true").spawn();
+  await child.status;
+  return child.pid;
+}
+
+const context = pluginContext;
 
 async function tempDir(): Promise<
   { dir: string; [Symbol.asyncDispose](): Promise<void> }
@@ -137,8 +147,7 @@ async function tempDir(): Promise<
 Deno.test("the plugin registers every served tool with its exact JSON Schema through tool.definition (D3)", async () => {
   await using tmp = await tempDir();
   const hooks = await loadPlugin(tmp.dir, {
-    url: "http://127.0.0.1:9",
-    tokenFile: join(tmp.dir, "token"),
+    recordFile: join(tmp.dir, "none.json"),
     tools: TOOLS,
   });
   assert.deepEqual(Object.keys(hooks.tool), ["lookup_order", "memory"]);
@@ -158,65 +167,103 @@ Deno.test("the plugin registers every served tool with its exact JSON Schema thr
   assert.equal("jsonSchema" in other, false);
 });
 
-Deno.test("the plugin source imports types only from @opencode-ai/plugin and holds no token (D3, D7)", () => {
-  const source = renderOpencodePlugin({
-    url: "http://127.0.0.1:4096/",
-    tokenFile: "/state/daemon/abc.token",
+Deno.test("the plugin file imports only types and node: modules, and holds no URL, port or token, only T6's limits and the record's path (D3, D7, T6)", () => {
+  const options = {
+    recordFile: "/state/daemon/abc.daemon.json",
     tools: TOOLS,
-  });
-  const imports = source.split("\n").filter((line) => /^import\b/.test(line));
+    projectDir: "/srv/project",
+  };
+  const source = renderOpencodePlugin(options);
+  const imports = source.split("\n").filter((line) =>
+    /^\s*import\b/.test(line)
+  );
   assert.deepEqual(imports, [
-    'import type { Hooks, Plugin, PluginInput, ToolContext } from "@opencode-ai/plugin";',
+    'import type { Plugin } from "@opencode-ai/plugin";',
     'import { readFile } from "node:fs/promises";',
+    'import process from "node:process";',
   ]);
-  assert.match(
-    source,
-    /const DAEMON_URL: string = "http:\/\/127\.0\.0\.1:4096";/,
-  );
-  assert.match(source, /"\/state\/daemon\/abc\.token"/);
+  assert.doesNotMatch(source, /\bimport\s*\(|\brequire\s*\(/);
+  assert.doesNotMatch(source, /127\.0\.0\.1|localhost|http:\/\/\w/);
+  assert.match(source, /"recordFile": "\/state\/daemon\/abc\.daemon\.json"/);
+  assert.match(source, new RegExp(`"maxBytes": ${MAX_OUTPUT_BYTES},`));
+  assert.match(source, new RegExp(`"maxLines": ${MAX_OUTPUT_LINES},`));
+  assert.match(source, /"startHint": "beeuni daemon --dir \/srv\/project"/);
   assert.equal(source.includes("\u2028"), false);
-  assert.equal(
-    renderOpencodePlugin({ url: "http://127.0.0.1:4096/", tools: TOOLS }),
-    renderOpencodePlugin({ url: "http://127.0.0.1:4096/", tools: TOOLS }),
-  );
+  assert.equal(renderOpencodePlugin(options), source);
 });
 
-Deno.test("a call is forwarded with its ids, agent, folders and the token read at call time (D2, D7)", async () => {
+Deno.test("a call sends exactly the fields the daemon reads, with the token read at call time (D2, D7)", async () => {
   await using tmp = await tempDir();
   await using daemon = fakeDaemon((seen) =>
     Response.json({ output: `order ${(seen.body.args as { id: string }).id}` })
   );
-  const tokenFile = join(tmp.dir, "token");
-  await Deno.writeTextFile(tokenFile, "first-token-0123456789\n");
+  const token = await tokenFile(tmp.dir, "first-token-0123456789");
   const hooks = await loadPlugin(tmp.dir, {
-    url: daemon.url,
-    tokenFile,
+    recordFile: await record(tmp.dir, [{ url: daemon.url, tokenFile: token }]),
     tools: TOOLS,
   });
   assert.equal(
     await hooks.tool.lookup_order.execute({ id: "A-1" }, context()),
     "order A-1",
   );
-  await Deno.writeTextFile(tokenFile, "second-token-0123456789\n");
+  await Deno.writeTextFile(token, "second-token-0123456789\n");
   await hooks.tool.lookup_order.execute({ id: "A-2" }, context());
   assert.equal(daemon.seen[0].path, "/beeuni/tools/lookup_order");
-  assert.deepEqual(daemon.seen[0].body, {
+  const sent: CallBody = {
     args: { id: "A-1" },
     sessionId: "ses_1",
-    messageId: "msg_1",
-    callId: "call_1",
     agent: "build",
-    directory: "/work/project",
-    worktree: "/work",
-  });
+  };
+  assert.deepEqual(daemon.seen[0].body, sent);
+  // The daemon's own parser reads back every field sent, and nothing is left over.
+  assert.deepEqual(
+    parseCallBody(JSON.stringify(daemon.seen[0].body)),
+    { ...sent, parentAgent: undefined },
+  );
   assert.equal(daemon.seen[0].authorization, "Bearer first-token-0123456789");
   assert.equal(daemon.seen[1].authorization, "Bearer second-token-0123456789");
 });
 
-Deno.test("without a token file the plugin sends BEEUNI_DAEMON_TOKEN from opencode's environment (D7)", async () => {
+Deno.test("the plugin calls whichever daemon the record names at call time: a restart on another port needs no new plugin (D3)", async () => {
+  await using tmp = await tempDir();
+  await using first = fakeDaemon(() => Response.json({ output: "first" }));
+  await using second = fakeDaemon(() => Response.json({ output: "second" }));
+  const token = await tokenFile(tmp.dir);
+  const recordFile = await record(tmp.dir, [{
+    url: first.url,
+    tokenFile: token,
+  }]);
+  const hooks = await loadPlugin(tmp.dir, { recordFile, tools: TOOLS });
+  assert.equal(await hooks.tool.memory.execute({}, context()), "first");
+  await record(tmp.dir, [{ url: second.url, tokenFile: token }]);
+  assert.equal(await hooks.tool.memory.execute({}, context()), "second");
+});
+
+Deno.test("with two daemons in the record the plugin calls the newest whose process runs (D3)", async () => {
+  await using tmp = await tempDir();
+  await using older = fakeDaemon(() => Response.json({ output: "older" }));
+  await using newer = fakeDaemon(() => Response.json({ output: "newer" }));
+  const token = await tokenFile(tmp.dir);
+  const recordFile = await record(tmp.dir, [
+    { url: older.url, tokenFile: token },
+    { url: newer.url, tokenFile: token },
+  ]);
+  const hooks = await loadPlugin(tmp.dir, { recordFile, tools: TOOLS });
+  assert.equal(await hooks.tool.memory.execute({}, context()), "newer");
+  await record(tmp.dir, [
+    { url: older.url, tokenFile: token },
+    { url: newer.url, tokenFile: token, pid: await deadPid() },
+  ]);
+  assert.equal(await hooks.tool.memory.execute({}, context()), "older");
+});
+
+Deno.test("a daemon record without a token file makes the plugin send BEEUNI_DAEMON_TOKEN from opencode's environment (D7)", async () => {
   await using tmp = await tempDir();
   await using daemon = fakeDaemon(() => Response.json({ output: "ok" }));
-  const hooks = await loadPlugin(tmp.dir, { url: daemon.url, tools: TOOLS });
+  const hooks = await loadPlugin(tmp.dir, {
+    recordFile: await record(tmp.dir, [{ url: daemon.url, tokenFile: null }]),
+    tools: TOOLS,
+  });
   const before = Deno.env.get("BEEUNI_DAEMON_TOKEN");
   Deno.env.set("BEEUNI_DAEMON_TOKEN", "env-token-0123456789");
   try {
@@ -237,11 +284,11 @@ Deno.test("a tool error and a refused call become thrown errors with the daemon'
       })
       : Response.json({ error: "order A-9 does not exist" })
   );
-  const tokenFile = join(tmp.dir, "token");
-  await Deno.writeTextFile(tokenFile, "token-0123456789abcdef");
   const hooks = await loadPlugin(tmp.dir, {
-    url: daemon.url,
-    tokenFile,
+    recordFile: await record(tmp.dir, [{
+      url: daemon.url,
+      tokenFile: await tokenFile(tmp.dir),
+    }]),
     tools: TOOLS,
   });
   await assert.rejects(
@@ -265,19 +312,19 @@ Deno.test("a truncated output keeps its saved file's path and fits opencode's li
       path: "/tmp/beeuni/out_1.txt",
     })
   );
-  const tokenFile = join(tmp.dir, "token");
-  await Deno.writeTextFile(tokenFile, "token-0123456789abcdef");
   const hooks = await loadPlugin(tmp.dir, {
-    url: daemon.url,
-    tokenFile,
+    recordFile: await record(tmp.dir, [{
+      url: daemon.url,
+      tokenFile: await tokenFile(tmp.dir),
+    }]),
     tools: TOOLS,
   });
   const text = await hooks.tool.lookup_order.execute({ id: "1" }, context());
   assert.match(text, /^x{100}\n/);
   assert.match(text, /the full output is 999999 bytes/);
   assert.match(text, /Full output saved to: \/tmp\/beeuni\/out_1\.txt\n/);
-  assert.ok(new TextEncoder().encode(text).length <= 51200);
-  assert.ok(text.split("\n").length <= 2000);
+  assert.ok(new TextEncoder().encode(text).length <= MAX_OUTPUT_BYTES);
+  assert.ok(text.split("\n").length <= MAX_OUTPUT_LINES);
 });
 
 Deno.test("with the daemon down each tool answers with an error saying so and how to start it (D3)", async () => {
@@ -285,40 +332,47 @@ Deno.test("with the daemon down each tool answers with an error saying so and ho
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  const tokenFile = join(tmp.dir, "token");
-  await Deno.writeTextFile(tokenFile, "token-0123456789abcdef");
-  const hooks = await loadPlugin(tmp.dir, {
+  const token = await tokenFile(tmp.dir);
+  const recordFile = await record(tmp.dir, [{
     url: `http://127.0.0.1:${port}`,
-    tokenFile,
+    tokenFile: token,
+  }]);
+  const hooks = await loadPlugin(tmp.dir, {
+    recordFile,
     tools: TOOLS,
     projectDir: "/srv/project",
   });
+  const refused = (pattern: RegExp) => (error: Error) => {
+    assert.match(error.message, pattern);
+    return true;
+  };
   await assert.rejects(
     hooks.tool.lookup_order.execute({ id: "1" }, context()),
-    (error: Error) => {
-      assert.match(
-        error.message,
-        new RegExp(
-          `^the beeuni daemon is not running at http://127\\.0\\.0\\.1:${port} \\(.+\\): start it with \`beeuni daemon --dir /srv/project\`$`,
-        ),
-      );
-      return true;
-    },
+    refused(
+      new RegExp(
+        `^the beeuni daemon is not running at http://127\\.0\\.0\\.1:${port} \\(.+\\): start it with \`beeuni daemon --dir /srv/project\`$`,
+      ),
+    ),
   );
-  const gone = await loadPlugin(tmp.dir, {
-    url: `http://127.0.0.1:${port}`,
-    tokenFile: join(tmp.dir, "missing.token"),
-    tools: TOOLS,
-  });
+  await Deno.remove(token);
   await assert.rejects(
-    gone.tool.memory.execute({}, context()),
-    (error: Error) => {
-      assert.match(
-        error.message,
-        /^the beeuni daemon is not running: its token file ".*missing\.token" cannot be read .*start it with `beeuni daemon --dir <project>`$/,
-      );
-      return true;
-    },
+    hooks.tool.memory.execute({}, context()),
+    refused(
+      /^the beeuni daemon is not running: its token file ".*token" cannot be read \(.+\); start it with `beeuni daemon --dir \/srv\/project`$/,
+    ),
+  );
+  // A daemon that stopped took its record with it.
+  await Deno.remove(recordFile);
+  await assert.rejects(
+    hooks.tool.memory.execute({}, context()),
+    refused(
+      /^the beeuni daemon is not running: its record ".*project\.daemon\.json" cannot be read \(.+\); start it with `beeuni daemon --dir \/srv\/project`$/,
+    ),
+  );
+  const bare = await loadPlugin(tmp.dir, { recordFile, tools: TOOLS });
+  await assert.rejects(
+    bare.tool.memory.execute({}, context()),
+    refused(/start it with `beeuni daemon --dir <project>`$/),
   );
 });
 
@@ -337,11 +391,11 @@ Deno.test("opencode's abort signal closes the request and stops the session's ca
       });
     });
   });
-  const tokenFile = join(tmp.dir, "token");
-  await Deno.writeTextFile(tokenFile, "token-0123456789abcdef");
   const hooks = await loadPlugin(tmp.dir, {
-    url: daemon.url,
-    tokenFile,
+    recordFile: await record(tmp.dir, [{
+      url: daemon.url,
+      tokenFile: await tokenFile(tmp.dir),
+    }]),
     tools: TOOLS,
   });
   const controller = new AbortController();
@@ -358,7 +412,7 @@ Deno.test("opencode's abort signal closes the request and stops the session's ca
   assert.equal(daemon.seen[1].authorization, "Bearer token-0123456789abcdef");
 });
 
-Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, XDG_CONFIG_HOME by default (D3)", async () => {
+Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, only when its bytes change (D3)", async () => {
   await using tmp = await tempDir();
   const env = { XDG_CONFIG_HOME: join(tmp.dir, "xdg"), HOME: tmp.dir };
   assert.equal(opencodeConfigDir(env), join(tmp.dir, "xdg", "opencode"));
@@ -366,27 +420,18 @@ Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, 
     opencodeConfigDir({ HOME: tmp.dir }),
     join(tmp.dir, ".config", "opencode"),
   );
-  const options = {
-    url: "http://127.0.0.1:4000",
-    tokenFile: "/t",
-    tools: TOOLS,
-    env,
-  };
+  const configDir = join(tmp.dir, "project", ".opencode");
+  const options = { recordFile: "/r.json", tools: TOOLS, configDir };
   const path = writeOpencodePlugin(options);
-  assert.equal(path, join(tmp.dir, "xdg", "opencode", "plugins", "beeuni.ts"));
+  assert.equal(path, join(configDir, "plugins", "beeuni.ts"));
   assert.equal(readFileSync(path, "utf8"), renderOpencodePlugin(options));
-  const other = writeOpencodePlugin({
-    ...options,
-    tools: TOOLS.slice(0, 1),
-    configDir: join(tmp.dir, "custom"),
-  });
-  assert.equal(other, join(tmp.dir, "custom", "plugins", "beeuni.ts"));
+  const inode = statSync(path).ino;
+  writeOpencodePlugin(options);
+  assert.equal(statSync(path).ino, inode);
   writeOpencodePlugin({ ...options, tools: [] });
-  assert.deepEqual(readdirSync(join(tmp.dir, "xdg", "opencode", "plugins")), [
-    "beeuni.ts",
-  ]);
+  assert.deepEqual(readdirSync(join(configDir, "plugins")), ["beeuni.ts"]);
   assert.equal(existsSync(path), true);
-  assert.equal(statSync(path).isFile(), true);
+  assert.notEqual(statSync(path).ino, inode);
   assert.doesNotMatch(readFileSync(path, "utf8"), /lookup_order/);
 });
 
@@ -464,6 +509,7 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
     configDir,
     agents: manifestAgents(manifest),
     hostedTools: ["memory"],
+    projectDir: repo.dir,
   });
   assert.deepEqual(first.written, [
     join(configDir, "agents", "support.md"),
@@ -478,12 +524,68 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
     configDir,
     agents: manifestAgents(manifest).filter((agent) => agent.name !== "old"),
     hostedTools: ["memory"],
+    projectDir: repo.dir,
   });
   assert.deepEqual(second.removed, [join(configDir, "agents", "old.md")]);
   assert.deepEqual(readdirSync(join(configDir, "agents")).sort(), [
     "build.md",
     "support.md",
   ]);
+});
+
+Deno.test("agent files another project's daemon wrote are neither overwritten nor removed (A2)", async () => {
+  await using tmp = await tempDir();
+  const manifest = `agents:
+  support:
+    tools: [read]
+  old:
+    tools: all
+`;
+  await using a = await tempRepo({ "beeuni.yaml": manifest });
+  await using b = await tempRepo({
+    "beeuni.yaml": "agents:\n  support:\n    tools: none\n",
+  });
+  const agentsOf = async (dir: string) =>
+    manifestAgents((await loadProject({ cwd: dir })).manifest);
+  const configDir = join(tmp.dir, "opencode");
+  const support = join(configDir, "agents", "support.md");
+  const old = join(configDir, "agents", "old.md");
+  writeOpencodeAgents({
+    configDir,
+    agents: await agentsOf(a.dir),
+    hostedTools: ["memory"],
+    projectDir: a.dir,
+  });
+  const written = readFileSync(support, "utf8");
+  assert.equal(
+    written.split("\n")[2],
+    `${OPENCODE_AGENT_PROJECT}${Deno.realPathSync(a.dir)}`,
+  );
+  const other = writeOpencodeAgents({
+    configDir,
+    agents: await agentsOf(b.dir),
+    hostedTools: ["memory"],
+    projectDir: b.dir,
+  });
+  assert.deepEqual(other, {
+    written: [],
+    skipped: [],
+    removed: [],
+    foreign: [support],
+  });
+  assert.equal(readFileSync(support, "utf8"), written);
+  assert.equal(existsSync(old), true);
+  // A file of an older beeuni (no project line) is left alone the same way.
+  const legacy = written.split("\n").toSpliced(2, 1).join("\n");
+  await Deno.writeTextFile(old, legacy);
+  const again = writeOpencodeAgents({
+    configDir,
+    agents: [],
+    hostedTools: ["memory"],
+    projectDir: a.dir,
+  });
+  assert.deepEqual(again.removed, [support]);
+  assert.equal(readFileSync(old, "utf8"), legacy);
 });
 
 Deno.test("the plugin and agent writers remove the temporary files a killed write left, once a minute old (D3)", async () => {
@@ -507,7 +609,7 @@ Deno.test("the plugin and agent writers remove the temporary files a killed writ
   }
   writeOpencodeConfig({
     configDir,
-    url: "http://127.0.0.1:4000",
+    recordFile: join(tmp.dir, "r.json"),
     tools: TOOLS,
     projectDir: repo.dir,
     manifest,

@@ -8,6 +8,7 @@ import { CLI, REPO_ROOT, type RunResult } from "./_helpers.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import {
   bunBin,
+  callThroughPlugin,
   type CheckResult,
   Checks,
   matrixProject,
@@ -275,11 +276,15 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
   let daemon: TestDaemon | undefined;
   await check("the daemon starts", async () => {
     daemon = await startDaemon(dir, {
-      argv: [...argv, DAEMON, "--dir", dir, "--port", "0", "--no-opencode"],
+      argv: [...argv, DAEMON, "--dir", dir, "--port", "0"],
     });
   });
   if (daemon) {
     try {
+      await check(
+        "the opencode plugin it wrote forwards a call to it",
+        () => callThroughPlugin(dir),
+      );
       await daemonChecks(rt, dir, daemon, check);
     } finally {
       const code = await daemon.stop();

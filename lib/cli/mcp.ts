@@ -112,10 +112,11 @@ export const mcpCommand: Command = {
       root,
       manifest: host.manifest(),
       debounceMs: 150,
+      prepare: () => host.prepare(),
       watchDirs: runtime.watchDirs,
       log,
-      async reload(what) {
-        const result = await host.reload();
+      async reload(what, changed) {
+        const result = await host.reload({ changed });
         if (!result.ok) {
           log(
             `[mcp] not reloaded after a change to ${what}: the previous tools keep serving; fix the manifest and save again`,

@@ -1,7 +1,8 @@
 // Hot reload (D5): watch the project's folders, wait for the changes to
 // settle, reload, then watch the folders the manifest the reload read
 // names. One reload runs at a time; changes during a reload start another
-// once it ends.
+// once it ends. Changes to modules alone settle sooner than changes to a
+// manifest file: the host then imports only the modules that need it.
 
 import { relative } from "node:path";
 import type { Manifest } from "../manifest/mod.ts";
@@ -15,16 +16,27 @@ export interface ReloaderOptions {
   root: string;
   /** The manifest read at start. */
   manifest: Manifest;
-  /** Quiet time after the last change before reloading, in milliseconds. */
+  /** Quiet time after the last change to a manifest file before reloading, in milliseconds. */
   debounceMs: number;
+  /**
+   * Quiet time after the last change when only modules changed, in
+   * milliseconds; default: 20.
+   */
+  moduleDebounceMs?: number;
+  /**
+   * Prepares for a reload (the host's `prepare()`): called as
+   * the first change of a batch is seen, before the quiet time, and after
+   * each reload, as more saves tend to follow.
+   */
+  prepare?(): void;
   /** The runtime's folder watcher. */
   watchDirs(dirs: string[], onChange: (paths: string[]) => void): Watcher;
   /**
-   * Reloads; `what` names the changed files (or "the project"). Resolves to
-   * the manifest the reload read, valid or not, or undefined when it read
-   * none.
+   * Reloads; `what` names the changed files (or "the project"), `changed`
+   * holds their absolute paths. Resolves to the manifest the reload read,
+   * valid or not, or undefined when it read none.
    */
-  reload(what: string): Promise<Manifest | undefined>;
+  reload(what: string, changed: string[]): Promise<Manifest | undefined>;
   /** Where problems with watching go. */
   log(line: string): void;
 }
@@ -39,7 +51,10 @@ export interface Reloader {
 export function startReloader(options: ReloaderOptions): Reloader {
   const { root, debounceMs } = options;
   const realRoot = canonicalRoot(root);
+  const moduleDebounceMs = options.moduleDebounceMs ?? 20;
+  /** The changed files since the last reload, by absolute path. */
   const changed = new Set<string>();
+  let manifestChanged = false;
   let watcher: Watcher | undefined;
   let watchedKey = "";
   let manifests = new Set<string>();
@@ -50,7 +65,7 @@ export function startReloader(options: ReloaderOptions): Reloader {
 
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(run, debounceMs);
+    timer = setTimeout(run, manifestChanged ? debounceMs : moduleDebounceMs);
   };
 
   const rewatch = (manifest: Manifest) => {
@@ -64,7 +79,11 @@ export function startReloader(options: ReloaderOptions): Reloader {
     watcher = options.watchDirs(targets.dirs, (paths) => {
       const relevant = paths.filter((path) => isReloadTrigger(path, manifests));
       if (relevant.length === 0 || closed) return;
-      for (const path of relevant) changed.add(relative(realRoot, path));
+      if (changed.size === 0) options.prepare?.();
+      for (const path of relevant) {
+        changed.add(path);
+        if (manifests.has(path)) manifestChanged = true;
+      }
       schedule();
     });
   };
@@ -79,14 +98,18 @@ export function startReloader(options: ReloaderOptions): Reloader {
     reloading = true;
     const files = [...changed].sort();
     changed.clear();
+    manifestChanged = false;
+    const names = files.map((path) => relative(realRoot, path));
     let manifest: Manifest | undefined;
     try {
       manifest = await options.reload(
-        files.length > 0 ? files.join(", ") : "the project",
+        names.length > 0 ? names.join(", ") : "the project",
+        files,
       );
     } finally {
       reloading = false;
     }
+    if (!closed) options.prepare?.();
     try {
       if (manifest) rewatch(manifest);
     } catch (error) {

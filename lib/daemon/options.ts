@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { isLoopbackHostname, parseOptions, UsageError } from "../common/mod.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "../runtime/mod.ts";
 import type { DaemonOptions } from "./start_daemon.ts";
 
 function positiveInteger(
@@ -65,8 +66,22 @@ Options:
   --no-watch            do not reload on changes
   --opencode-config-dir DIR
                         where to write the opencode plugin (plugins/beeuni.ts)
-                        and agent files (default: $XDG_CONFIG_HOME/opencode)
+                        and agent files (default: the project's .opencode/,
+                        kept out of git through .git/info/exclude)
+  --opencode-global     write them into opencode's global folder
+                        ($XDG_CONFIG_HOME/opencode) instead, so opencode run
+                        anywhere gets this project's tools
   --no-opencode         do not write the opencode plugin and agent files
+
+Connections (see docs/daemon.md; one with a request in progress is never
+closed by these):
+  --max-connections N   open connections at most (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}, and at most
+                        half the open-file limit); one more closes the
+                        connection that has waited longest for a request
+  --header-timeout-ms N time a new connection has to send a complete
+                        request header (default ${DEFAULT_CONNECTION_LIMITS.headerTimeoutMs})
+  --idle-timeout-ms N   time a connection stays open after a response
+                        without a new request header (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs})
 
 Tool runners (each tool runs in a process of its own, see docs/host.md):
   --allow-run           let tools start processes (Deno: --allow-run,
@@ -98,9 +113,13 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     "token-file": { type: "string" },
     "max-body-bytes": { type: "string" },
     "timeout-ms": { type: "string" },
+    "max-connections": { type: "string" },
+    "header-timeout-ms": { type: "string" },
+    "idle-timeout-ms": { type: "string" },
     validate: { type: "boolean" },
     "no-watch": { type: "boolean" },
     "opencode-config-dir": { type: "string" },
+    "opencode-global": { type: "boolean" },
     "no-opencode": { type: "boolean" },
     "allow-run": { type: "boolean" },
     "allow-read": { type: "string", multiple: true },
@@ -118,6 +137,15 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   const port = positiveInteger(values.port as string | undefined, "--port", 0);
   if (port !== undefined && port > 65535) {
     throw new UsageError(`--port must be at most 65535, got "${port}"`);
+  }
+  const where = ["opencode-config-dir", "opencode-global", "no-opencode"]
+    .filter((flag) => values[flag] !== undefined);
+  if (where.length > 1) {
+    throw new UsageError(
+      `--${where[0]} and --${
+        where[1]
+      } cannot be used together: pick one place for the opencode files`,
+    );
   }
   const dir = resolve(cwd, (values.dir as string | undefined) ?? ".");
   const hostname = (values.hostname as string | undefined) ?? "127.0.0.1";
@@ -148,11 +176,29 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
       "--timeout-ms",
       1,
     ),
+    connections: {
+      maxConnections: positiveInteger(
+        values["max-connections"] as string | undefined,
+        "--max-connections",
+        1,
+      ),
+      headerTimeoutMs: positiveInteger(
+        values["header-timeout-ms"] as string | undefined,
+        "--header-timeout-ms",
+        1,
+      ),
+      idleTimeoutMs: positiveInteger(
+        values["idle-timeout-ms"] as string | undefined,
+        "--idle-timeout-ms",
+        1,
+      ),
+    },
     validateArgs: values.validate === true,
     watch: values["no-watch"] !== true,
     opencodeConfigDir: values["opencode-config-dir"] === undefined
       ? undefined
       : resolve(cwd, values["opencode-config-dir"] as string),
+    opencodeGlobal: values["opencode-global"] === true,
     opencode: values["no-opencode"] !== true,
     runners: {
       allowRun: values["allow-run"] === true,

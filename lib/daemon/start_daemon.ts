@@ -7,6 +7,7 @@
  */
 
 import { dirname } from "node:path";
+import process from "node:process";
 import { errorMessage, isLoopbackHostname } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
@@ -14,11 +15,18 @@ import type { Host, HostOptions } from "../host/mod.ts";
 import type { Diagnostic, Manifest } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { readSecrets, secretsFile } from "../secrets/mod.ts";
-import type { Io, Runtime, Server } from "../runtime/mod.ts";
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  type Io,
+  type Runtime,
+  type Server,
+} from "../runtime/mod.ts";
 import { createMcpHttp } from "../mcp/mod.ts";
 import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
+import { daemonRecordFile, publishDaemon } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -42,14 +50,22 @@ export interface DaemonOptions {
   maxBodyBytes?: number;
   /** The per-call timeout in milliseconds (the host's default when absent). */
   timeoutMs?: number;
+  /** Limits on the server's connections (each one left out takes its default). */
+  connections?: ConnectionLimits;
   /** Validate call arguments against each tool's schema (T2). */
   validateArgs?: boolean;
   /** Watch the manifest and the tool modules and reload on change (D5). */
   watch?: boolean;
   /** Quiet time after the last change before reloading, in milliseconds. */
   debounceMs?: number;
-  /** opencode's config folder for the plugin and agent files (default `$XDG_CONFIG_HOME/opencode`). */
+  /**
+   * The opencode config folder for the plugin and agent files. Default:
+   * the project's `.opencode/`, kept out of git through the checkout's
+   * `info/exclude`.
+   */
   opencodeConfigDir?: string;
+  /** Write the plugin and agent files into opencode's global folder (`$XDG_CONFIG_HOME/opencode`) instead. */
+  opencodeGlobal?: boolean;
   /** Write the opencode plugin and agent files (D3); default true. */
   opencode?: boolean;
   /** How tool runners are bounded and what tools may touch besides the project. */
@@ -77,6 +93,8 @@ export interface RunningDaemon {
   port: number;
   /** The token file, when the token was generated. */
   tokenFile?: string;
+  /** The project's daemon record, where the opencode plugin finds this daemon. */
+  recordFile: string;
   /** Stops serving, aborts running calls, closes the host, removes the token file (unless another daemon still uses it). */
   close(): Promise<void>;
   /**
@@ -128,9 +146,12 @@ function reloadLogger(
   log: (line: string) => void,
   after: () => void,
 ) {
-  return async (what: string): Promise<Manifest | undefined> => {
+  return async (
+    what: string,
+    changed: string[],
+  ): Promise<Manifest | undefined> => {
     try {
-      const result = await host.reload();
+      const result = await host.reload({ changed });
       if (result.ok) {
         const names = host.list().map((tool) => tool.name);
         log(
@@ -242,10 +263,11 @@ export async function startDaemon(
   });
   let server: Server;
   try {
-    server = await runtime.serve(
-      { hostname: options.hostname, port: options.port },
-      handler,
-    );
+    server = await runtime.serve({
+      hostname: options.hostname,
+      port: options.port,
+      limits: definedOnly(options.connections ?? {}),
+    }, handler);
   } catch (error) {
     web.close();
     await mcp.close();
@@ -259,6 +281,30 @@ export async function startDaemon(
     );
   }
   const url = urlOf(server);
+  const asked = options.connections?.maxConnections ??
+    DEFAULT_CONNECTION_LIMITS.maxConnections;
+  if (server.limits.maxConnections < asked) {
+    log(
+      `[daemon] at most ${server.limits.maxConnections} connections, not ${asked}: half the open-file limit`,
+    );
+  }
+  // Where the opencode plugin finds this daemon, from now until it stops.
+  const recordFile = daemonRecordFile(root, io.env);
+  let place = { release() {} };
+  try {
+    place = publishDaemon(recordFile, {
+      url,
+      pid: process.pid,
+      tokenFile: token.file ?? null,
+    });
+  } catch (error) {
+    // Serving goes on; the plugin says it cannot read the record.
+    log(
+      `[daemon] cannot write the daemon record ${recordFile}: ${
+        errorMessage(error)
+      }; the opencode plugin will not find this daemon`,
+    );
+  }
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
@@ -267,9 +313,9 @@ export async function startDaemon(
     if (options.opencode === false) return;
     syncOpencodeConfig({
       configDir: options.opencodeConfigDir,
+      global: options.opencodeGlobal,
       env: io.env,
-      url,
-      tokenFile: token.file,
+      recordFile,
       projectDir: root,
       manifest: host.manifest(),
       tools: host.list(),
@@ -281,6 +327,7 @@ export async function startDaemon(
     root,
     manifest: host.manifest(),
     debounceMs: options.debounceMs ?? 150,
+    prepare: () => host.prepare(),
     watchDirs: runtime.watchDirs,
     reload: reloadLogger(host, log, writeOpencode),
     log,
@@ -304,9 +351,11 @@ export async function startDaemon(
     url,
     port: server.port,
     tokenFile: token.file,
+    recordFile,
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
+        place.release();
         // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
         await mcp.close();
@@ -320,6 +369,7 @@ export async function startDaemon(
     },
     closeNow(): void {
       reloader?.close();
+      place.release();
       flush();
       dropToken();
     },

@@ -36,6 +36,8 @@ export interface GenerationSource {
 export class Generation {
   /** Its number, unique within the host. */
   readonly id: number;
+  /** The project root. */
+  readonly root: string;
   /** The manifest it serves. */
   readonly manifest: Manifest;
   /** The tool set the manifest resolves to. */
@@ -44,6 +46,13 @@ export class Generation {
   readonly diagnostics: Diagnostic[];
   /** Every declared tool's module, by name, in tool-set order. */
   readonly modules: Map<string, ModuleRef>;
+  /**
+   * Each declared tool's module version: the id of the generation that
+   * imported it last. A reload of some modules only gives those a new
+   * version; the runners of the others, keyed by version, keep serving.
+   */
+  readonly versions: Map<string, number>;
+  readonly #source: GenerationSource;
   /** The tools that loaded, in the order they were reported. */
   readonly tools: Map<string, LoadedTool> = new Map();
   /** The tools that did not load, with why. */
@@ -57,9 +66,11 @@ export class Generation {
   /** A generation for `source`, numbered `id`. */
   constructor(id: number, source: GenerationSource) {
     this.id = id;
+    this.root = source.root;
     this.manifest = source.manifest;
     this.toolSet = source.toolSet;
     this.diagnostics = source.diagnostics;
+    this.#source = source;
     this.modules = new Map(
       source.toolSet.tools.map((tool) => [tool.name, {
         name: tool.name,
@@ -68,6 +79,32 @@ export class Generation {
           : pathToFileURL(resolve(source.root, tool.source)).href,
       }]),
     );
+    this.versions = new Map(
+      [...this.modules.keys()].map((name) => [name, id]),
+    );
+  }
+
+  /**
+   * The next generation, numbered `id`, for the same manifest with the
+   * modules of `changed` to import anew: every other tool keeps its load
+   * report and its version.
+   */
+  derive(id: number, changed: ReadonlySet<string>): Generation {
+    const next = new Generation(id, this.#source);
+    for (const name of this.modules.keys()) {
+      if (changed.has(name)) continue;
+      next.versions.set(name, this.versions.get(name)!);
+      const tool = this.tools.get(name);
+      const failure = this.failed.get(name);
+      if (tool) next.tools.set(name, tool);
+      else if (failure) next.failed.set(name, failure);
+    }
+    return next;
+  }
+
+  /** The key part of `name`'s runners: its module version and name. */
+  runnerPrefix(name: string): string {
+    return `${this.versions.get(name)}\0${name}\0`;
   }
 
   /** Records one module's load report (the first report of a name counts). */

@@ -100,10 +100,19 @@ export class RunnerPool {
     }
   }
 
-  /** Stops the runners whose key starts with `prefix` (a finished generation's). */
-  closeWhere(prefix: string): void {
+  /** The key of the most recently used runner whose key starts with `prefix`. */
+  lastUsed(prefix: string): string | undefined {
+    let last: string | undefined;
+    for (const key of this.#runners.keys()) {
+      if (key.startsWith(prefix)) last = key;
+    }
+    return last;
+  }
+
+  /** Stops the runners whose key `stale` says no generation serves any more. */
+  closeWhere(stale: (key: string) => boolean): void {
     for (const [key, runner] of [...this.#runners]) {
-      if (!key.startsWith(prefix)) continue;
+      if (!stale(key)) continue;
       runner.close();
       this.#runners.delete(key);
     }

@@ -9,6 +9,7 @@ import type { ContentBlock } from "./_content.ts";
 import type {
   CallMessage,
   CallResult,
+  LoadReport,
   ModuleRef,
   ToHost,
 } from "./_protocol.ts";
@@ -97,6 +98,10 @@ export class ToolRunner {
   #nextId = 1;
   #checking?: Promise<void>;
   #closed = false;
+  /** Waiting for the module's load report (see {@linkcode ToolRunner.warm}). */
+  #onReport?: (report: LoadReport) => void;
+  /** The load report of the runner process now running. */
+  #loaded?: LoadReport;
   /** When the last call ended, in `performance.now()` time. */
   lastUsed = performance.now();
 
@@ -128,6 +133,7 @@ export class ToolRunner {
     });
     this.#process = started;
     this.#ready = false;
+    this.#loaded = undefined;
     const ms = this.#options.startTimeoutMs;
     this.#startTimer = setTimeout(() => {
       this.#replace(
@@ -149,8 +155,12 @@ export class ToolRunner {
   #receive(from: RunnerProcess, message: ToHost): void {
     if (from !== this.#process) return;
     if (message.t === "result") this.#settle(message.id, outcomeOf(message));
-    else if (message.t === "loaded") this.#started(from);
-    else if (message.t === "results") {
+    else if (message.t === "loaded") {
+      const { t: _, ...report } = message;
+      this.#loaded = report;
+      this.#report(report);
+      this.#started(from);
+    } else if (message.t === "results") {
       for (const result of message.results) {
         this.#settle(result.id, outcomeOf(result));
       }
@@ -173,6 +183,9 @@ export class ToolRunner {
     this.#process = undefined;
     this.#ready = false;
     clearTimeout(this.#startTimer);
+    this.#failReport(
+      `the module ended the process that imported it (${reason})`,
+    );
     if (this.#closed) return;
     this.#options.log(`[tools] ${this.#module.name}: runner ended: ${reason}`);
     const limit = reason.includes("memory")
@@ -209,6 +222,41 @@ export class ToolRunner {
           : { ok: false, status: "error", error },
       );
     }
+  }
+
+  #report(report: LoadReport): void {
+    const onReport = this.#onReport;
+    this.#onReport = undefined;
+    onReport?.(report);
+  }
+
+  #failReport(reason: string): void {
+    this.#report({ name: this.#module.name, ok: false, reason });
+  }
+
+  /**
+   * Starts the runner process ahead of any call, so that the first call
+   * finds its module imported; resolves to the module's load report (T1,
+   * T8), or why the process did not get that far.
+   */
+  warm(): Promise<LoadReport> {
+    return new Promise((resolve) => {
+      if (this.#closed) {
+        resolve({
+          name: this.#module.name,
+          ok: false,
+          reason: "the tool host was closed",
+        });
+        return;
+      }
+      if (this.#ready && this.#loaded) {
+        resolve(this.#loaded);
+        return;
+      }
+      this.#failReport("the runner was warmed again");
+      this.#onReport = resolve;
+      if (!this.#process) this.#start();
+    });
   }
 
   /** Runs one call; never rejects. */
@@ -353,6 +401,7 @@ export class ToolRunner {
       `[tools] ${this.#module.name}: runner replaced: ${error}`,
     );
     runner.kill();
+    this.#failReport(error);
     this.#failAll(error);
   }
 
@@ -362,6 +411,7 @@ export class ToolRunner {
     this.#process = undefined;
     this.#ready = false;
     clearTimeout(this.#startTimer);
+    this.#failReport(reason);
     this.#failAll(reason);
     runner?.kill();
   }

@@ -36,7 +36,8 @@ import { cutContent } from "./_content.ts";
 import { Deadlines } from "./_deadlines.ts";
 import { Generation, type LoadedTool } from "./_generation.ts";
 import { loadModules } from "./_loader.ts";
-import type { LoadReport, ToHost } from "./_protocol.ts";
+import type { LoadReport, ModuleRef, ToHost } from "./_protocol.ts";
+import { reloadScope } from "./_reload_scope.ts";
 import { runnerCommand } from "./_runner_command.ts";
 import { runnerEntry } from "./_runner_entry.ts";
 import { RunnerPool } from "./_runner_pool.ts";
@@ -51,6 +52,7 @@ import type {
   HostEvent,
   HostOptions,
   LoadError,
+  ReloadOptions,
   ReloadResult,
 } from "./types.ts";
 
@@ -95,6 +97,18 @@ function baseEnv(options: HostOptions): Record<string, string> {
   }
   return env;
 }
+
+/**
+ * The most changed modules a reload imports in their own runners, ready
+ * for calls; more are imported in one loader process, as at start.
+ */
+const WARM_MAX = 2;
+
+/**
+ * How long a reload of some modules waits before importing a module that
+ * failed once more: an editor may still have been writing it.
+ */
+const RETRY_MS = 150;
 
 function describeLoadErrors(errors: LoadError[]): string[] {
   if (errors.length === 0) return [];
@@ -198,6 +212,8 @@ class HostState {
   /** Reads a changed manifest off this thread (see `#read`). */
   readonly #reader = isolatedLoader();
   #current!: Generation;
+  /** The generations calls may still run on: the current one and those draining. */
+  readonly #serving = new Set<Generation>();
   #loading!: Promise<void>;
   #generations = 0;
   #calls = 0;
@@ -285,6 +301,7 @@ class HostState {
     this.#fillSpare();
     const generation = await this.#read();
     this.#current = generation;
+    this.#serving.add(generation);
     this.#logManifestErrors(generation.diagnostics);
     this.#loading = this.#load(generation).then(() => {
       for (const line of describeLoadErrors(generation.loadErrors())) {
@@ -353,10 +370,19 @@ class HostState {
     });
   }
 
-  async #load(generation: Generation): Promise<void> {
+  /**
+   * Imports `modules` (default: all of `generation`'s) in a loader process
+   * and records their reports; on reload the loader may be the spare
+   * runner process.
+   */
+  async #load(
+    generation: Generation,
+    modules: ModuleRef[] = [...generation.modules.values()],
+    spare = false,
+  ): Promise<void> {
     const accepted: Promise<void>[] = [];
-    await loadModules([...generation.modules.values()], {
-      start: this.#start,
+    await loadModules(modules, {
+      start: spare ? (events) => this.#takeRunner(events) : this.#start,
       timeoutMs: timeoutOf(this.#options.loadTimeoutMs, 10_000),
       signal: this.#stopLoading.signal,
       onReport: (report) => accepted.push(this.#accept(generation, report)),
@@ -478,9 +504,22 @@ class HostState {
 
   async #run(request: CallRequest): Promise<CallOutcome> {
     const generation = this.#current;
-    const refused = this.#refusal(generation, request) ??
-      await this.#checkArgs(generation, request);
-    if (refused) return refused;
+    // Counted in at once, so the generation cannot be judged drained (and
+    // its runners stopped) while the call's arguments are checked.
+    generation.enter();
+    try {
+      const refused = this.#refusal(generation, request) ??
+        await this.#checkArgs(generation, request);
+      return refused ?? await this.#runOn(generation, request);
+    } finally {
+      generation.leave();
+    }
+  }
+
+  async #runOn(
+    generation: Generation,
+    request: CallRequest,
+  ): Promise<CallOutcome> {
     const ticket = new CallTicket();
     const outer = request.signal;
     const onAbort = () => ticket.abort();
@@ -489,11 +528,10 @@ class HostState {
     let session = this.#sessions.get(request.sessionId);
     if (!session) this.#sessions.set(request.sessionId, session = new Set());
     session.add(ticket);
-    generation.enter();
     this.#total++;
     try {
       const { key, secrets } = this.#secrets(generation, request.agent);
-      const runnerKey = `${generation.id}\0${request.name}\0${key}`;
+      const runnerKey = generation.runnerPrefix(request.name) + key;
       const module = generation.modules.get(request.name)!;
       const attempt = () =>
         this.#pool.runner(runnerKey, module).call({
@@ -523,7 +561,6 @@ class HostState {
       session.delete(ticket);
       if (session.size === 0) this.#sessions.delete(request.sessionId);
       this.#total--;
-      generation.leave();
     }
   }
 
@@ -581,7 +618,14 @@ class HostState {
     return outcome;
   }
 
-  async #reload(): Promise<ReloadResult> {
+  async #reload(options: ReloadOptions): Promise<ReloadResult> {
+    if (options.changed) {
+      // The first load must have reported: a reload of some modules keeps
+      // the others' reports.
+      await this.#loading.catch(() => {});
+      const scope = reloadScope(this.#current, options.changed);
+      if (scope) return await this.#reloadModules(scope);
+    }
     let next: Generation;
     try {
       next = await this.#read(true);
@@ -596,7 +640,7 @@ class HostState {
           manifest: next.manifest,
         };
       }
-      await this.#load(next);
+      await this.#load(next, undefined, true);
     } catch (error) {
       const message = errorMessage(error);
       this.#log(`[tools] reload refused: ${message}`);
@@ -610,34 +654,121 @@ class HostState {
         manifest: next.manifest,
       };
     }
-    const old = this.#current;
     await this.#loading.catch(() => {});
-    const changed = old.fingerprint() !== next.fingerprint();
-    this.#current = next;
-    // Announced as the new tools take over, not once old calls drain.
-    this.#emit({ type: "reload", ok: true, changed });
+    const changed = this.#swap(next);
     this.#loading = Promise.resolve();
     for (const line of describeLoadErrors(next.loadErrors())) this.#log(line);
-    await old.drained();
-    this.#pool.closeWhere(`${old.id}\0`);
     return {
       ok: true,
       diagnostics: next.diagnostics,
       changed,
       manifest: next.manifest,
+      reloaded: [...next.modules.keys()],
     };
   }
 
-  reload(): Promise<ReloadResult> {
+  /**
+   * Imports the modules of the tools `names` anew, for the manifest now
+   * served; every other tool keeps its runners (P6).
+   */
+  async #reloadModules(names: Set<string>): Promise<ReloadResult> {
+    const next = this.#current.derive(++this.#generations, names);
+    const modules = [...names].map((name) => next.modules.get(name)!);
+    if (modules.length <= WARM_MAX) await this.#warm(next, modules);
+    else await this.#load(next, modules, true);
+    if (this.#closed) {
+      return {
+        ok: false,
+        diagnostics: next.diagnostics,
+        changed: false,
+        manifest: next.manifest,
+      };
+    }
+    const changed = this.#swap(next);
+    for (
+      const line of describeLoadErrors(
+        next.loadErrors().filter((error) => names.has(error.name)),
+      )
+    ) this.#log(line);
+    return {
+      ok: true,
+      diagnostics: next.diagnostics,
+      changed,
+      manifest: next.manifest,
+      reloaded: [...names],
+    };
+  }
+
+  /**
+   * Imports each of `modules` in the runner that will serve its calls, for
+   * the grant its last runner served: the module is checked and its first
+   * call finds it imported. A module that fails is imported once more
+   * after a pause, as an editor may not have finished writing it.
+   */
+  async #warm(generation: Generation, modules: ModuleRef[]): Promise<void> {
+    const warmOne = async (module: ModuleRef) => {
+      const previous = this.#current.runnerPrefix(module.name);
+      const grant = this.#pool.lastUsed(previous)?.slice(previous.length) ??
+        "";
+      const key = generation.runnerPrefix(module.name) + grant;
+      let report = await this.#pool.runner(key, module).warm();
+      if (!report.ok && !this.#closed) {
+        await new Promise((wake) => setTimeout(wake, RETRY_MS));
+        this.#pool.closeWhere((candidate) => candidate === key);
+        report = await this.#pool.runner(key, module).warm();
+      }
+      await this.#accept(generation, report);
+      if (!generation.tools.has(module.name)) {
+        this.#pool.closeWhere((candidate) => candidate === key);
+      }
+    };
+    await Promise.all(modules.map(warmOne));
+  }
+
+  /**
+   * Serves `next` from now on; the runners only the generations before it
+   * used stop once their calls end. Returns whether what agents see
+   * changed.
+   */
+  #swap(next: Generation): boolean {
+    const old = this.#current;
+    const changed = old.fingerprint() !== next.fingerprint();
+    this.#current = next;
+    this.#serving.add(next);
+    // Announced as the new tools take over, not once old calls drain.
+    this.#emit({ type: "reload", ok: true, changed });
+    void old.drained().then(() => {
+      this.#serving.delete(old);
+      this.#closeStale();
+    });
+    return changed;
+  }
+
+  /** Stops the runners of module versions no serving generation uses. */
+  #closeStale(): void {
+    const live = new Set<string>();
+    for (const generation of this.#serving) {
+      for (const name of generation.modules.keys()) {
+        live.add(generation.runnerPrefix(name));
+      }
+    }
+    this.#pool.closeWhere((key) => {
+      const end = key.indexOf("\0", key.indexOf("\0") + 1);
+      return !live.has(key.slice(0, end + 1));
+    });
+  }
+
+  reload(options: ReloadOptions = {}): Promise<ReloadResult> {
     const previous = this.#reloading ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.#reload()).then(
-      (result) => {
-        if (!result.ok) {
-          this.#emit({ type: "reload", ok: false, changed: false });
-        }
-        return result;
-      },
-    );
+    const next = previous.catch(() => {}).then(() => this.#reload(options))
+      .then(
+        (result) => {
+          if (!result.ok) {
+            this.#emit({ type: "reload", ok: false, changed: false });
+          }
+          return result;
+        },
+      );
     this.#reloading = next;
     return next;
   }
@@ -692,7 +823,8 @@ class HostState {
       call: (request) => this.call(request),
       stopSession: (sessionId) => this.stopSession(sessionId),
       running: () => this.#total,
-      reload: () => this.reload(),
+      reload: (options) => this.reload(options),
+      prepare: () => this.#fillSpare(),
       subscribe: (listener) => {
         this.#listeners.add(listener);
         return () => void this.#listeners.delete(listener);

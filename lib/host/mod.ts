@@ -18,6 +18,7 @@ export {
   type HostOptions,
   type LoadError,
   type ProgressUpdate,
+  type ReloadOptions,
   type ReloadResult,
 } from "./types.ts";
 export { createHost, DEFAULT_TIMEOUT_MS } from "./create_host.ts";

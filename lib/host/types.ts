@@ -161,6 +161,19 @@ export type CallOutcome =
     loadError?: string;
   };
 
+/** What {@linkcode Host.reload} is told about the change. */
+export interface ReloadOptions {
+  /**
+   * The files that changed, as absolute paths. When none of them is a
+   * manifest file, the manifest is not read again: only the tools whose
+   * module changed are imported anew (every project tool when a changed
+   * file is not a tool module itself, such as a helper they import), and
+   * every other tool keeps its runner and the state in it. Without it, the
+   * whole project is read again.
+   */
+  changed?: string[];
+}
+
 /** What {@linkcode Host.reload} did. */
 export interface ReloadResult {
   /** Whether the new manifest was valid and is now served. */
@@ -173,6 +186,8 @@ export interface ReloadResult {
   error?: string;
   /** The manifest as the reload read it, valid or not; absent when it could not be read. */
   manifest?: Manifest;
+  /** The tools whose modules were imported anew. */
+  reloaded?: string[];
 }
 
 /** Something the host did, for those watching it: never a call's env, secrets or tokens. */
@@ -221,8 +236,18 @@ export interface Host {
   stopSession(sessionId: string): number;
   /** How many calls are running. */
   running(): number;
-  /** Re-reads the manifest and the modules and serves them, unless the manifest has errors (D5). */
-  reload(): Promise<ReloadResult>;
+  /**
+   * Re-reads the manifest and the modules and serves them, unless the
+   * manifest has errors (D5); told which files changed, imports only the
+   * modules that need it.
+   */
+  reload(options?: ReloadOptions): Promise<ReloadResult>;
+  /**
+   * Starts a runner process ahead of need, unless one is waiting already:
+   * for a reload about to come, so that it does not wait for a process to
+   * start. One not used within the idle time stops.
+   */
+  prepare(): void;
   /** Every call's start and end, and every reload; returns a function that stops listening. */
   subscribe(listener: (event: HostEvent) => void): () => void;
   /** Stops every runner; running calls end with an error. */

@@ -6,9 +6,12 @@
  * rule is a `*` deny).
  *
  * The files go to `<configDir>/agents/<name>.md`, the folder opencode reads
- * markdown agents from. Each starts with a marker line; a file without it is
- * the user's own and is never touched (it is reported instead). Files with
- * the marker whose agent left `beeuni.yaml` are removed.
+ * markdown agents from. Each starts with a marker line and a line naming
+ * the project whose daemon wrote it. A file without the marker is the
+ * user's own and is never touched (it is reported instead); a file another
+ * project's daemon wrote (or one without the project line) is never
+ * overwritten or removed either. This project's files whose agent left
+ * `beeuni.yaml` are removed.
  *
  * The agent's other keys (M7: `description`, `mode`, `model`,
  * `permission`, …) pass through to opencode untouched, except the Beeuni
@@ -31,9 +34,12 @@ import {
 import {
   opencodeConfigDir,
   type OpencodePluginTool,
+  PROJECT_OPENCODE_DIR,
   writeOpencodePlugin,
 } from "./plugin.ts";
+import { excludeFromGit, type GitExclude } from "./_git_exclude.ts";
 import {
+  canonicalRoot,
   errorMessage,
   removeStaleTemps,
   writeFileAtomic,
@@ -42,6 +48,9 @@ import {
 /** The first line of every agent file beeuni writes. */
 export const OPENCODE_AGENT_MARKER =
   "# Written by the beeuni daemon from beeuni.yaml; rewritten on every start and reload. Do not edit.";
+
+/** The start of the line after the marker, followed by the project's canonical root. */
+export const OPENCODE_AGENT_PROJECT = "# beeuni project: ";
 
 /**
  * The opencode 1.18.33 tools an agent's list decides about, besides the
@@ -104,11 +113,13 @@ export interface OpencodeAgentFile {
 /**
  * The agent file for `agent`: its pass-through keys and its permission
  * rules (its own first, then a `deny` per tool it may not see) as YAML
- * front matter, its `prompt` as the body. Pure.
+ * front matter, its `prompt` as the body; the line after the marker names
+ * `projectDir` when given. Pure.
  */
 export function renderOpencodeAgent(
   agent: AgentEntry,
   hostedTools: readonly string[],
+  projectDir?: string,
 ): OpencodeAgentFile {
   const front: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(agent.raw ?? {})) {
@@ -129,9 +140,12 @@ export function renderOpencodeAgent(
   if (Object.keys(permission).length > 0) front.permission = permission;
   const prompt = typeof agent.raw?.prompt === "string" ? agent.raw.prompt : "";
   const yaml = Object.keys(front).length > 0 ? stringify(front) : "";
+  const project = projectDir === undefined
+    ? ""
+    : `${OPENCODE_AGENT_PROJECT}${projectLine(projectDir)}\n`;
   return {
     name: agent.name,
-    text: `---\n${OPENCODE_AGENT_MARKER}\n${yaml}---\n${
+    text: `---\n${OPENCODE_AGENT_MARKER}\n${project}${yaml}---\n${
       prompt === "" || prompt.endsWith("\n") ? prompt : `${prompt}\n`
     }`,
   };
@@ -156,36 +170,62 @@ export interface OpencodeAgentsResult {
   skipped: string[];
   /** Paths of earlier beeuni agent files removed (their agent left beeuni.yaml). */
   removed: string[];
+  /**
+   * Paths of agent files another project's daemon wrote (or an older
+   * beeuni without the project line), left alone, so not written.
+   */
+  foreign: string[];
 }
 
-function ours(path: string): boolean {
+/** A project root as the agent files name it: canonical, on one line. */
+function projectLine(projectDir: string): string {
+  return canonicalRoot(projectDir).replace(/[\r\n\u2028\u2029]/g, " ");
+}
+
+/**
+ * Who wrote the agent file at `path`: `undefined` when beeuni did not (or
+ * it cannot be read), otherwise the project its line names (`""` when it
+ * names none).
+ */
+function writer(path: string): string | undefined {
+  let lines: string[];
   try {
-    return readFileSync(path, "utf8").split("\n", 2)[1] ===
-      OPENCODE_AGENT_MARKER;
+    lines = readFileSync(path, "utf8").split("\n", 3);
   } catch {
-    return false;
+    return undefined;
   }
+  if (lines[1] !== OPENCODE_AGENT_MARKER) return undefined;
+  return lines[2]?.startsWith(OPENCODE_AGENT_PROJECT)
+    ? lines[2].slice(OPENCODE_AGENT_PROJECT.length)
+    : "";
 }
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /**
  * Writes one agent file per agent into `<configDir>/agents/`, atomically,
- * leaving the user's own files alone, and removes the beeuni files of agents
- * that are gone and the temporary files a killed write of an agent's file
- * left.
+ * leaving the user's own files and other projects' files alone, and
+ * removes this project's files of agents that are gone and the temporary
+ * files a killed write of an agent's file left.
  */
 export function writeOpencodeAgents(options: {
+  /** The opencode config folder. */
   configDir: string;
+  /** The agents to write files for. */
   agents: readonly AgentEntry[];
+  /** Every tool the daemon serves. */
   hostedTools: readonly string[];
+  /** The project root whose daemon writes them. */
+  projectDir: string;
 }): OpencodeAgentsResult {
   const result: OpencodeAgentsResult = {
     written: [],
     skipped: [],
     removed: [],
+    foreign: [],
   };
   const dir = join(options.configDir, "agents");
+  const me = projectLine(options.projectDir);
   const names = new Set<string>();
   for (const agent of options.agents) {
     if (!SAFE_NAME.test(agent.name)) continue;
@@ -193,20 +233,29 @@ export function writeOpencodeAgents(options: {
     const path = join(dir, `${agent.name}.md`);
     const singular = join(options.configDir, "agent", `${agent.name}.md`);
     const userFile = [path, singular].find((file) =>
-      existsSync(file) && !ours(file)
+      existsSync(file) && writer(file) === undefined
     );
     if (userFile !== undefined) {
       result.skipped.push(userFile);
       continue;
     }
-    const { text } = renderOpencodeAgent(agent, options.hostedTools);
+    const owner = writer(path);
+    if (owner !== undefined && owner !== me) {
+      result.foreign.push(path);
+      continue;
+    }
+    const { text } = renderOpencodeAgent(
+      agent,
+      options.hostedTools,
+      options.projectDir,
+    );
     let same = false;
     try {
       same = readFileSync(path, "utf8") === text;
     } catch {
       // Not written yet.
     }
-    if (!same) writeFileAtomic(path, text);
+    if (!same) writeFileAtomic(path, text, { mode: 0o644, dirMode: 0o755 });
     result.written.push(path);
   }
   removeStaleTemps(dir, { names: [...names].map((name) => `${name}.md`) });
@@ -219,7 +268,7 @@ export function writeOpencodeAgents(options: {
   for (const entry of entries) {
     if (!entry.endsWith(".md") || names.has(entry.slice(0, -3))) continue;
     const path = join(dir, entry);
-    if (ours(path)) {
+    if (writer(path) === me) {
       rmSync(path, { force: true });
       result.removed.push(path);
     }
@@ -229,14 +278,18 @@ export function writeOpencodeAgents(options: {
 
 /** What {@linkcode writeOpencodeConfig} needs. */
 export interface OpencodeConfigOptions {
-  /** opencode's config folder; default {@linkcode opencodeConfigDir} of `env`. */
+  /**
+   * The opencode config folder to write into. Default: the project's own,
+   * `<projectDir>/.opencode`, kept out of git through the checkout's
+   * `info/exclude`; with `global`, opencode's global folder.
+   */
   configDir?: string;
+  /** Write into opencode's global folder ({@linkcode opencodeConfigDir} of `env`). */
+  global?: boolean;
   /** The environment to read `XDG_CONFIG_HOME` and `HOME` from. */
   env?: Record<string, string | undefined>;
-  /** The daemon's base URL. */
-  url: string;
-  /** The daemon's token file; absent when the token is `BEEUNI_DAEMON_TOKEN`. */
-  tokenFile?: string;
+  /** The project's daemon record, which the plugin reads at each call. */
+  recordFile: string;
   /** The project root the daemon serves. */
   projectDir: string;
   /** Every tool the daemon serves (all agents). */
@@ -247,27 +300,53 @@ export interface OpencodeConfigOptions {
 
 /** What {@linkcode writeOpencodeConfig} wrote. */
 export interface OpencodeConfigResult extends OpencodeAgentsResult {
+  /** The opencode config folder written into. */
+  configDir: string;
   /** The plugin file's path. */
   plugin: string;
+  /** The exclude line keeping the project's folder out of git, when in a checkout. */
+  excluded?: GitExclude;
+  /** Why the project's folder could not be kept out of git, when it could not. */
+  excludeError?: string;
+}
+
+/** The folder {@linkcode writeOpencodeConfig} writes into. */
+export function opencodeTarget(
+  options: Pick<
+    OpencodeConfigOptions,
+    "configDir" | "global" | "env" | "projectDir"
+  >,
+): string {
+  if (options.configDir !== undefined) return resolve(options.configDir);
+  if (options.global) return opencodeConfigDir(options.env);
+  return join(resolve(options.projectDir), PROJECT_OPENCODE_DIR);
 }
 
 /**
- * Writes the standard harness's files into opencode's config folder: the
- * plugin (`plugins/beeuni.ts`) and one agent file per agent of the
- * manifest (`agents/<name>.md`). The daemon calls it on start and after
- * every successful reload.
+ * Writes the standard harness's files into an opencode config folder (see
+ * {@linkcode opencodeTarget}): the plugin (`plugins/beeuni.ts`) and one
+ * agent file per agent of the manifest (`agents/<name>.md`). Into the
+ * project's own folder, it first adds the folder to the checkout's
+ * `info/exclude` (once). The daemon calls it on start and after every
+ * successful reload.
  */
 export function writeOpencodeConfig(
   options: OpencodeConfigOptions,
 ): OpencodeConfigResult {
   const manifest = options.manifest;
-  const configDir = options.configDir === undefined
-    ? opencodeConfigDir(options.env)
-    : resolve(options.configDir);
+  const configDir = opencodeTarget(options);
+  let excluded: GitExclude | undefined;
+  let excludeError: string | undefined;
+  if (options.configDir === undefined && !options.global) {
+    try {
+      excluded = excludeFromGit(configDir);
+    } catch (error) {
+      excludeError = errorMessage(error);
+    }
+  }
   const plugin = writeOpencodePlugin({
     configDir,
-    url: options.url,
-    tokenFile: options.tokenFile,
+    recordFile: options.recordFile,
     tools: options.tools,
     projectDir: options.projectDir,
   });
@@ -275,8 +354,9 @@ export function writeOpencodeConfig(
     configDir,
     agents: manifest ? manifestAgents(manifest) : [],
     hostedTools: options.tools.map((tool) => tool.name),
+    projectDir: options.projectDir,
   });
-  return { plugin, ...agents };
+  return { configDir, plugin, excluded, excludeError, ...agents };
 }
 
 /**
@@ -292,9 +372,24 @@ export function syncOpencodeConfig(
     options.log(
       `[opencode] wrote ${result.plugin} (${options.tools.length} tools) and ${result.written.length} agent files`,
     );
+    if (result.excluded?.added) {
+      options.log(
+        `[opencode] added "${result.excluded.line}" to ${result.excluded.file}, so git leaves the project's opencode folder alone`,
+      );
+    }
+    if (result.excludeError !== undefined) {
+      options.log(
+        `[opencode] cannot keep ${result.configDir} out of git: ${result.excludeError}`,
+      );
+    }
     for (const path of result.skipped) {
       options.log(
         `[opencode] left "${path}" alone: it is not a file beeuni wrote, so opencode does not hide that agent's tools (the daemon still refuses the calls)`,
+      );
+    }
+    for (const path of result.foreign) {
+      options.log(
+        `[opencode] left "${path}" alone: another project's daemon wrote it, so opencode does not hide that agent's tools (the daemon still refuses the calls); delete it if that project no longer needs it`,
       );
     }
     return result;

@@ -10,19 +10,24 @@ export {
   opencodeConfigDir,
   type OpencodePluginOptions,
   type OpencodePluginTool,
+  PROJECT_OPENCODE_DIR,
   renderOpencodePlugin,
   writeOpencodePlugin,
   type WriteOpencodePluginOptions,
 } from "./plugin.ts";
+export type { DaemonEntry, DaemonRecord } from "./_plugin_source.ts";
+export { excludeFromGit, type GitExclude } from "./_git_exclude.ts";
 export {
   manifestAgents,
   OPENCODE_AGENT_MARKER,
+  OPENCODE_AGENT_PROJECT,
   OPENCODE_HARNESS_TOOLS,
   type OpencodeAgentFile,
   type OpencodeAgentsResult,
   type OpencodeConfigOptions,
   type OpencodeConfigResult,
   opencodeDenies,
+  opencodeTarget,
   renderOpencodeAgent,
   syncOpencodeConfig,
   writeOpencodeAgents,

@@ -1,17 +1,14 @@
 /**
- * The Deno adapter: `Deno.serve`, `Deno.watchFs`, `Deno.addSignalListener`.
+ * The Deno adapter: `Deno.watchFs`, `Deno.addSignalListener`, and Deno's
+ * `node:http` behind the connection guard (`Deno.serve` has no hold on a
+ * connection before its request, so it can neither cap connections nor
+ * close an idle one).
  *
  * @module
  */
 
-import type {
-  Handler,
-  Io,
-  Runtime,
-  ServeOptions,
-  Server,
-  Watcher,
-} from "./types.ts";
+import type { Io, Runtime, Watcher } from "./types.ts";
+import { serve } from "./_serve.ts";
 
 const encoder = new TextEncoder();
 
@@ -30,30 +27,6 @@ function io(): Io {
     readStdin: () => new Response(Deno.stdin.readable).text(),
     color: !noColor && Deno.stdout.isTerminal(),
   };
-}
-
-function serve(options: ServeOptions, handler: Handler): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    let server: Deno.HttpServer<Deno.NetAddr>;
-    try {
-      server = Deno.serve({
-        hostname: options.hostname,
-        port: options.port,
-        // Deno prints its own line unless onListen is given.
-        onListen: () => {},
-      }, handler);
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    const addr = server.addr;
-    resolve({
-      hostname: addr.hostname,
-      port: addr.port,
-      shutdown: () => server.shutdown(),
-      finished: server.finished,
-    });
-  });
 }
 
 function onTerminate(callback: (signal: string) => void): () => void {

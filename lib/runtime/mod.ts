@@ -22,6 +22,7 @@
 import type { Runtime, RuntimeName } from "./types.ts";
 
 export type {
+  ConnectionLimits,
   Handler,
   Io,
   Runtime,
@@ -30,6 +31,7 @@ export type {
   Server,
   Watcher,
 } from "./types.ts";
+export { DEFAULT_CONNECTION_LIMITS } from "./_conn_defaults.ts";
 export {
   MIN_NODE_VERSION,
   nodeVersionProblem,

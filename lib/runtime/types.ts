@@ -28,12 +28,34 @@ export interface Io {
 /** A function from a web `Request` to a `Response`, as every adapter serves it. */
 export type Handler = (request: Request) => Response | Promise<Response>;
 
+/**
+ * What a server allows its connections. A connection is waiting while no
+ * request is in progress on it (just opened, or between keep-alive
+ * requests) and busy from a complete request header to the end of its
+ * response; only waiting connections are ever closed by these limits.
+ */
+export interface ConnectionLimits {
+  /**
+   * Open connections at most (default 512, and never more than half the
+   * process's open-file limit). A new connection over the cap closes the
+   * connection that has waited longest; when every connection is busy, the
+   * new one is closed at once.
+   */
+  maxConnections?: number;
+  /** Milliseconds a new connection has to send a complete request header (default 10,000). */
+  headerTimeoutMs?: number;
+  /** Milliseconds a connection stays open after a response without a new complete request header (default 5,000). */
+  idleTimeoutMs?: number;
+}
+
 /** Where and how to listen. */
 export interface ServeOptions {
   /** The address to listen on. */
   hostname: string;
   /** The port; 0 picks a free one. */
   port: number;
+  /** Limits on connections; each one left out takes its default. */
+  limits?: ConnectionLimits;
 }
 
 /** A running HTTP server started by {@linkcode Runtime.serve}. */
@@ -42,6 +64,8 @@ export interface Server {
   hostname: string;
   /** The port it listens on (the one picked when asked for port 0). */
   port: number;
+  /** The connection limits in force (the cap lowered to fit the open-file limit). */
+  limits: Required<ConnectionLimits>;
   /** Stops accepting connections and resolves once open requests finish. */
   shutdown(): Promise<void>;
   /** Resolves when the server has stopped. */

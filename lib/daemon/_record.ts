@@ -1,0 +1,104 @@
+/**
+ * Where a project's daemons are: a small record the opencode plugin reads
+ * at each call, so it needs no port or token baked in.
+ *
+ * The record is `<sha256 of the project root>.daemon.json` beside the
+ * default token file (`$XDG_STATE_HOME/beeuni/daemon/`), mode 0600:
+ * `{ "daemons": [{ "url", "pid", "tokenFile" }] }`, oldest first. Each
+ * daemon adds itself once it listens and takes itself out when it stops;
+ * entries of daemons that are gone (killed) are dropped whenever a daemon
+ * changes the record; the last daemon removes it. Every change happens
+ * under the record's lock (`<record>.lock`) and is written atomically.
+ * The plugin calls the newest daemon whose process still runs.
+ *
+ * @module
+ */
+
+import { readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import process from "node:process";
+import {
+  type Env,
+  projectKey,
+  removeStaleTemps,
+  stateDir,
+  withFileLock,
+  writeFileAtomic,
+} from "../common/mod.ts";
+import type { DaemonEntry, DaemonRecord } from "../opencode/mod.ts";
+
+/** The daemon record of the project at `root`. */
+export function daemonRecordFile(root: string, env: Env): string {
+  return join(stateDir(env), "daemon", `${projectKey(root)}.daemon.json`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // Only ESRCH says it is gone.
+    return (error as { code?: string }).code !== "ESRCH";
+  }
+}
+
+function readEntries(path: string): DaemonEntry[] {
+  try {
+    const record = JSON.parse(readFileSync(path, "utf8")) as DaemonRecord;
+    return Array.isArray(record?.daemons)
+      ? record.daemons.filter((entry) =>
+        typeof entry?.url === "string" && Number.isInteger(entry.pid)
+      )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Rewrites the record as `change` of its live entries says, under its lock. */
+function update(
+  path: string,
+  change: (entries: DaemonEntry[]) => DaemonEntry[],
+): void {
+  withFileLock(path, () => {
+    // Every writer of the record holds its lock: any temporary file is a leftover.
+    removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+    const entries = change(
+      readEntries(path).filter((entry) => isRunning(entry.pid)),
+    );
+    if (entries.length === 0) rmSync(path, { force: true });
+    else {
+      const record: DaemonRecord = { daemons: entries };
+      writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    }
+  });
+}
+
+/** A daemon's place in the record; {@linkcode release} takes it out. */
+export interface DaemonPlace {
+  /** The record file. */
+  file: string;
+  /** Takes this daemon out of the record (the last one removes the file). Runs once; never throws. */
+  release(): void;
+}
+
+/** Adds `entry` (this process's daemon) to the record at `path`, newest last. */
+export function publishDaemon(path: string, entry: DaemonEntry): DaemonPlace {
+  const same = (other: DaemonEntry) =>
+    other.pid === entry.pid && other.url === entry.url;
+  update(path, (entries) => [...entries.filter((e) => !same(e)), entry]);
+  let released = false;
+  return {
+    file: path,
+    release(): void {
+      if (released) return;
+      released = true;
+      try {
+        update(path, (entries) => entries.filter((e) => !same(e)));
+      } catch {
+        // A record left behind names a daemon that is gone: the plugin
+        // says so, and the next daemon drops it.
+      }
+    },
+  };
+}
