@@ -8,7 +8,10 @@
 // Each runtime runs `cli.ts` from this checkout the way the README says
 // (`deno run -A cli.ts`, `node cli.ts`, `bun cli.ts`) and an empty `.ts`
 // file (its own start-up: for Node.js that includes loading its type
-// stripper). With --bundle, the one-file build (`dist/beeuni.js`, built
+// stripper). With --npm, the npm package (`deno task build:npm`, the way
+// Node.js users install the CLI: JavaScript, no type stripping) runs under
+// each Node.js too, against an empty `.js` file. With --bundle, the
+// one-file build (`dist/beeuni.js`, built
 // into a temporary folder) runs too, against an empty `.js` file. Every
 // command is a real subprocess; each round runs every command once, in
 // the same order, so drifts of a noisy machine hit all of them alike.
@@ -17,7 +20,7 @@
 // neutral design reads files with them), or, on Deno, read the manifest
 // and run git through Deno's own APIs.
 //
-//   deno run -A bench/cli.ts [--quick] [--rounds N] [--bundle] [--deno-only]
+//   deno run -A bench/cli.ts [--quick] [--rounds N] [--npm] [--bundle] [--deno-only]
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -40,6 +43,7 @@ const QUICK = args.includes("--quick");
 const roundsAt = args.indexOf("--rounds");
 const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : QUICK ? 5 : 15;
 const BUNDLE = args.includes("--bundle");
+const NPM = args.includes("--npm");
 const DENO_ONLY = args.includes("--deno-only");
 
 const work = mkdtempSync(join(tmpdir(), "beeuni_cli_bench_"));
@@ -143,6 +147,20 @@ for (const { name, program } of runtimes) {
     [program, join(work, "node_fs.ts")],
     empty,
   );
+}
+
+if (NPM && !DENO_ONLY) {
+  const { buildNpm, OUT } = await import("../scripts/build_npm.ts");
+  await buildNpm();
+  const bin = join(OUT, "bin", "beeuni.js");
+  for (const { name, program } of runtimes) {
+    if (!name.startsWith("Node.js")) continue;
+    const empty = side(`${name}, npm package`, "empty .js", [
+      program,
+      join(work, "empty.js"),
+    ]);
+    cliSides(`${name}, npm package`, [program, bin], empty);
+  }
 }
 
 if (BUNDLE) {
