@@ -539,6 +539,51 @@ Deno.test("the plain reader reads 5,000 generated manifests, plain and mutated, 
   assert.ok(mutatedRead > 500, `${mutatedRead} of 5000 mutated read plainly`);
 });
 
+Deno.test("parseManifest() gives the same manifest with the plain reader or yaml alone, over imported files and at tight limits", async () => {
+  const rand = random(7_031_999);
+  const limitsTried = [
+    {},
+    { maxNodes: 12 },
+    { maxNodes: 40 },
+    { maxNodes: 120 },
+    { maxEntries: 2 },
+    { maxEntries: 3, maxNodes: 60 },
+    { maxDepth: 2 },
+    { maxDepth: 3 },
+    { maxDepth: 4, maxEntries: 4 },
+  ];
+  let plainFiles = 0;
+  for (let i = 0; i < 600; i++) {
+    const files: Record<string, string> = {
+      "beeuni.yaml": `imports: [a.yaml, b.yaml]\n${generate(rand)}`,
+      "a.yaml": generate(rand),
+      "b.yaml": rand() < 0.3 ? mutate(generate(rand), rand) : generate(rand),
+    };
+    for (const text of Object.values(files)) {
+      if (readPlainYaml(text, BOUNDS)) plainFiles++;
+    }
+    const read = (path: string) => files[path];
+    const limits = limitsTried[i % limitsTried.length];
+    const plain = await parseManifestWith(
+      "/repo",
+      "beeuni.yaml",
+      read,
+      { limits },
+      true,
+    );
+    const yaml = await parseManifestWith(
+      "/repo",
+      "beeuni.yaml",
+      read,
+      { limits },
+      false,
+    );
+    assert.deepEqual(plain, yaml, JSON.stringify({ files, limits }));
+  }
+  // Most files must take the plain path, or this compares yaml with itself.
+  assert.ok(plainFiles > 400, `${plainFiles} of 1800 files read plainly`);
+});
+
 Deno.test("plain scalars take YAML 1.2 core schema values", () => {
   const cases: [string, unknown][] = [
     ["~", null],
