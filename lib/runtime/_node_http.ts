@@ -195,6 +195,9 @@ async function writeResponse(
     return;
   }
   outgoing.writeHead(response.status, headers);
+  // A stream (server-sent events) may wait long for its first chunk: the
+  // caller gets the status now, and its going away is seen.
+  if (start.chunks.length === 0) outgoing.flushHeaders();
   try {
     for (const chunk of start.chunks) outgoing.write(chunk);
     let pending = start.pending!;
