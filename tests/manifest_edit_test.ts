@@ -3,86 +3,91 @@ import { editManifestTools } from "../lib/manifest/mod.ts";
 
 const LOOKUP = { name: "lookup", value: "tools/lookup.ts", comment: "mine" };
 
-Deno.test("editManifestTools() adds an entry after the last one, at its indent, keeping every other byte", () => {
+Deno.test("editManifestTools() adds an entry after the last one, at its indent, keeping every other byte", async () => {
   const text =
     "# head\ntools:    # the list\n    # first\n    memory: 'beeuni:memory' # notes\n\n    show: beeuni:show\n# between\nagents: {}\n";
   assert.equal(
-    editManifestTools(text, [LOOKUP]),
+    await editManifestTools(text, [LOOKUP]),
     "# head\ntools:    # the list\n    # first\n    memory: 'beeuni:memory' # notes\n\n    show: beeuni:show\n    lookup: tools/lookup.ts # mine\n# between\nagents: {}\n",
   );
 });
 
-Deno.test("editManifestTools() keeps CRLF line ends and fills an empty tools: key", () => {
+Deno.test("editManifestTools() keeps CRLF line ends and fills an empty tools: key", async () => {
   const text = "tools:\r\nagents:\r\n  a:\r\n    tools: all\r\n";
   assert.equal(
-    editManifestTools(text, [LOOKUP, { name: "x", value: "tools/x.ts" }]),
+    await editManifestTools(text, [LOOKUP, { name: "x", value: "tools/x.ts" }]),
     "tools:\r\n  lookup: tools/lookup.ts # mine\r\n  x: tools/x.ts\r\nagents:\r\n  a:\r\n    tools: all\r\n",
   );
 });
 
-Deno.test("editManifestTools() adds to a flow mapping before its }", () => {
+Deno.test("editManifestTools() adds to a flow mapping before its }", async () => {
   assert.equal(
-    editManifestTools("tools: { memory: beeuni:memory } # flow\n", [LOOKUP]),
+    await editManifestTools("tools: { memory: beeuni:memory } # flow\n", [
+      LOOKUP,
+    ]),
     "tools: { memory: beeuni:memory, lookup: tools/lookup.ts } # flow # mine\n",
   );
   assert.equal(
-    editManifestTools("tools: {}\n", [{ name: "a", value: "tools/a.ts" }]),
+    await editManifestTools("tools: {}\n", [{
+      name: "a",
+      value: "tools/a.ts",
+    }]),
     "tools: { a: tools/a.ts }\n",
   );
 });
 
-Deno.test("editManifestTools() sets an existing value keeping its quotes, and a second run changes nothing", () => {
+Deno.test("editManifestTools() sets an existing value keeping its quotes, and a second run changes nothing", async () => {
   const text = 'tools:\n  lookup: "tools/old.ts"   # kept\n';
-  const once = editManifestTools(text, [LOOKUP]);
+  const once = await editManifestTools(text, [LOOKUP]);
   assert.equal(once, 'tools:\n  lookup: "tools/lookup.ts"   # kept # mine\n');
-  assert.equal(editManifestTools(once, [LOOKUP]), once);
+  assert.equal(await editManifestTools(once, [LOOKUP]), once);
 });
 
-Deno.test("editManifestTools() adds a missing tools: key with the new-key entries first, an entry of the same name in its place", () => {
+Deno.test("editManifestTools() adds a missing tools: key with the new-key entries first, an entry of the same name in its place", async () => {
   const newKey = ["a", "b", "c"].map((name) => ({
     name,
     value: `beeuni:${name}`,
   }));
   assert.equal(
-    editManifestTools("agents: {}", [
+    await editManifestTools("agents: {}", [
       { name: "b", value: "tools/b.ts", comment: "own" },
       { name: "z", value: "tools/z.ts" },
     ], { newKey }),
     "agents: {}\ntools:\n  a: beeuni:a\n  b: tools/b.ts # own\n  c: beeuni:c\n  z: tools/z.ts\n",
   );
   assert.equal(
-    editManifestTools("", [{ name: "z", value: "tools/z.ts" }]),
+    await editManifestTools("", [{ name: "z", value: "tools/z.ts" }]),
     "tools:\n  z: tools/z.ts\n",
   );
 });
 
-Deno.test("editManifestTools() quotes a value that plain YAML would misread", () => {
-  const after = editManifestTools("tools:\n  a: beeuni:a\n", [
+Deno.test("editManifestTools() quotes a value that plain YAML would misread", async () => {
+  const after = await editManifestTools("tools:\n  a: beeuni:a\n", [
     { name: "b", value: "tools/b #1.ts" },
   ]);
   assert.equal(after, 'tools:\n  a: beeuni:a\n  b: "tools/b #1.ts"\n');
 });
 
-Deno.test("editManifestTools() refuses what it cannot edit safely, saying what to write by hand", () => {
-  assert.throws(
+Deno.test("editManifestTools() refuses what it cannot edit safely, saying what to write by hand", async () => {
+  await assert.rejects(
     () => editManifestTools("a: 1\n---\nb: 2\n", [LOOKUP], { file: "x.yaml" }),
     /^Error: x\.yaml holds 2 YAML documents; add a tools: key to the first by hand with `lookup: tools\/lookup\.ts`$/,
   );
-  assert.throws(
+  await assert.rejects(
     () => editManifestTools("- a\n- b\n", [LOOKUP]),
     /the top level of the manifest is not a block mapping/,
   );
-  assert.throws(
+  await assert.rejects(
     () => editManifestTools("tools: [a]\n", [LOOKUP]),
     /tools: in the manifest is not a mapping; set `lookup: tools\/lookup\.ts` under tools: in the manifest by hand/,
   );
-  assert.throws(
+  await assert.rejects(
     () => editManifestTools("tools: {}\n", [LOOKUP, LOOKUP]),
     /"lookup" is listed twice in one edit/,
   );
   // The last entry holds a nested mapping: the new line would land inside
   // it, and the check of the result refuses that.
-  assert.throws(
+  await assert.rejects(
     () =>
       editManifestTools(
         "tools:\n  odd:\n    nested: 1\n    more: 2\nagents: {}\n",

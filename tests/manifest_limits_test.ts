@@ -77,18 +77,18 @@ Deno.test("a file nested thousands deep gets the same positioned error from the 
   }
 });
 
-Deno.test("nesting up to the limit is read; one level more is refused (V12)", () => {
+Deno.test("nesting up to the limit is read; one level more is refused (V12)", async () => {
   const nested = (depth: number) =>
     "x: " + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "\n";
-  const read = (text: string) =>
-    parseManifest("/repo", "beeuni.yaml", () => text).diagnostics;
-  assert.deepEqual(read(nested(MANIFEST_LIMITS.maxDepth)), []);
-  assert.deepEqual(brief(read(nested(MANIFEST_LIMITS.maxDepth + 1))), [
+  const read = async (text: string) =>
+    (await parseManifest("/repo", "beeuni.yaml", () => text)).diagnostics;
+  assert.deepEqual(await read(nested(MANIFEST_LIMITS.maxDepth)), []);
+  assert.deepEqual(brief(await read(nested(MANIFEST_LIMITS.maxDepth + 1))), [
     "beeuni.yaml:1:67: error: mappings and lists nest more than 64 levels deep here (the limit): flatten this part of beeuni.yaml",
   ]);
 });
 
-Deno.test("an import chain of 4,000 files costs no call stack, and the default limit stops it at depth 32 (M2)", () => {
+Deno.test("an import chain of 4,000 files costs no call stack, and the default limit stops it at depth 32 (M2)", async () => {
   const files: Record<string, string> = {
     "beeuni.yaml": "imports: [f0.yaml]\ntools: {}\n",
   };
@@ -96,13 +96,13 @@ Deno.test("an import chain of 4,000 files costs no call stack, and the default l
     files[`f${i}.yaml`] = i < 3999 ? `imports: [f${i + 1}.yaml]\n` : "{}\n";
   }
   const read = (path: string) => files[path];
-  const deep = parseManifest("/repo", "beeuni.yaml", read, {
+  const deep = await parseManifest("/repo", "beeuni.yaml", read, {
     limits: { maxImportDepth: 5000, maxImports: 5000 },
   });
   assert.deepEqual(deep.diagnostics, []);
   assert.equal(deep.files.length, 4001);
 
-  const bounded = parseManifest("/repo", "beeuni.yaml", read);
+  const bounded = await parseManifest("/repo", "beeuni.yaml", read);
   assert.equal(bounded.files.length, 33);
   assert.equal(bounded.diagnostics.length, 1);
   const [error] = bounded.diagnostics;
@@ -118,26 +118,26 @@ Deno.test("an import chain of 4,000 files costs no call stack, and the default l
   );
 });
 
-Deno.test("more imported files than the limit get one positioned error (M2)", () => {
+Deno.test("more imported files than the limit get one positioned error (M2)", async () => {
   const files: Record<string, string> = {
     "beeuni.yaml": `imports: [${
       Array.from({ length: 300 }, (_, i) => `i${i}.yaml`).join(", ")
     }]\n`,
   };
   for (let i = 0; i < 300; i++) files[`i${i}.yaml`] = "{}\n";
-  const manifest = parseManifest("/repo", "beeuni.yaml", (p) => files[p]);
+  const manifest = await parseManifest("/repo", "beeuni.yaml", (p) => files[p]);
   assert.equal(manifest.files.length, 257);
   assert.deepEqual(brief(manifest.diagnostics), [
     'beeuni.yaml:1:2717: error: cannot import "i256.yaml": the manifest already imports 256 files (the limit): merge some of them',
   ]);
 });
 
-Deno.test("a mapping or list past the entries limit gets one error at its first entry too many (V12)", () => {
+Deno.test("a mapping or list past the entries limit gets one error at its first entry too many (V12)", async () => {
   const tools = Array.from(
     { length: 10_001 },
     (_, i) => `  t${i}: tools/t.ts\n`,
   ).join("");
-  const map = parseManifest(
+  const map = await parseManifest(
     "/repo",
     "beeuni.yaml",
     () => `tools:\n${tools}`,
@@ -145,7 +145,7 @@ Deno.test("a mapping or list past the entries limit gets one error at its first 
   assert.deepEqual(brief(map.diagnostics), [
     "beeuni.yaml:10002:3: error: this mapping has more than 10000 entries (the limit): split it across files listed under `imports:`",
   ]);
-  const list = parseManifest(
+  const list = await parseManifest(
     "/repo",
     "beeuni.yaml",
     () =>
@@ -160,12 +160,12 @@ Deno.test("a mapping or list past the entries limit gets one error at its first 
   ]);
 });
 
-Deno.test("a duplicate key among 10,000 is reported once, at the repeat (V12)", () => {
+Deno.test("a duplicate key among 10,000 is reported once, at the repeat (V12)", async () => {
   const tools = Array.from(
     { length: 9_999 },
     (_, i) => `  t${i}: tools/t.ts\n`,
   ).join("");
-  const manifest = parseManifest(
+  const manifest = await parseManifest(
     "/repo",
     "beeuni.yaml",
     () => `tools:\n${tools}  t5: tools/u.ts\n`,
@@ -183,7 +183,7 @@ Deno.test("duplicate keys are checked in linear time: 200,000 keys finish (hang 
     JSON.stringify(join(REPO_ROOT, "lib/manifest/mod.ts"))
   };
     const text = "x:\\n" + Array.from({ length: 200000 }, (_, i) => "  k" + i + ": 1\\n").join("") + "  k7: 2\\n";
-    const m = parseManifest("/repo", "beeuni.yaml", () => text, {
+    const m = await parseManifest("/repo", "beeuni.yaml", () => text, {
       limits: { maxEntries: 1e6, maxNodes: 1e7, maxFileBytes: 1e8, maxTotalBytes: 1e8 },
     });
     console.log(JSON.stringify(m.diagnostics.map((d) => [d.line, d.col, d.message])));
@@ -206,7 +206,7 @@ Deno.test("duplicate keys are checked in linear time: 200,000 keys finish (hang 
 Deno.test("150,000 findings from one file do not overflow the stack; loadProject() reports the limit and a closing count", async () => {
   const text = "tools:\n" +
     Array.from({ length: 150_000 }, (_, i) => `  t${i}: 1\n`).join("");
-  const manifest = parseManifest("/repo", "beeuni.yaml", () => text, {
+  const manifest = await parseManifest("/repo", "beeuni.yaml", () => text, {
     limits: {
       maxEntries: 1e6,
       maxNodes: 1e7,
@@ -255,15 +255,20 @@ Deno.test("limitDiagnostics() keeps a list within the limit as it is", () => {
   );
 });
 
-Deno.test("more YAML nodes than the limit stop the read with a positioned error (V12)", () => {
+Deno.test("more YAML nodes than the limit stop the read with a positioned error (V12)", async () => {
   const files: Record<string, string> = {
     "beeuni.yaml": "imports: [a.yaml, b.yaml]\n",
     "a.yaml": `x: [${Array.from({ length: 9_000 }, () => "a").join(",")}]\n`,
     "b.yaml": `y: [${Array.from({ length: 9_000 }, () => "b").join(",")}]\n`,
   };
-  const manifest = parseManifest("/repo", "beeuni.yaml", (p) => files[p], {
-    limits: { maxNodes: 10_000 },
-  });
+  const manifest = await parseManifest(
+    "/repo",
+    "beeuni.yaml",
+    (p) => files[p],
+    {
+      limits: { maxNodes: 10_000 },
+    },
+  );
   assert.deepEqual(brief(manifest.diagnostics), [
     "b.yaml:1:1983: error: the manifest files hold more than 10000 YAML values up to here (keys, values, lists and mappings; the limit): make them smaller",
   ]);

@@ -7,7 +7,10 @@ import {
   parseManifest,
 } from "../lib/manifest/mod.ts";
 
-function parse(files: Record<string, string>, root = "beeuni.yaml"): Manifest {
+function parse(
+  files: Record<string, string>,
+  root = "beeuni.yaml",
+): Promise<Manifest> {
   return parseManifest("/repo", root, (path) => files[path]);
 }
 
@@ -17,8 +20,8 @@ function brief(diagnostics: Diagnostic[]): string[] {
   );
 }
 
-Deno.test("parseManifest() reads tools with the position of every key and value (M3)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() reads tools with the position of every key and value (M3)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": [
       "# project",
       "tools:",
@@ -49,7 +52,7 @@ Deno.test("parseManifest() reads tools with the position of every key and value 
   ]);
 });
 
-Deno.test("parseManifest() counts `tools:` as a key when null, empty or absent (M4)", () => {
+Deno.test("parseManifest() counts `tools:` as a key when null, empty or absent (M4)", async () => {
   for (
     const [text, expected] of [
       ["tools:\n# web_search: beeuni:web_search\n", true],
@@ -59,15 +62,15 @@ Deno.test("parseManifest() counts `tools:` as a key when null, empty or absent (
       ["", false],
     ] as const
   ) {
-    const manifest = parse({ "beeuni.yaml": text });
+    const manifest = await parse({ "beeuni.yaml": text });
     assert.deepEqual(manifest.diagnostics, [], text);
     assert.equal(manifest.files[0].hasToolsKey, expected, text);
     assert.deepEqual(manifest.files[0].tools, [], text);
   }
 });
 
-Deno.test("parseManifest() follows imports recursively, in the order reached (M2)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() follows imports recursively, in the order reached (M2)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": "imports:\n  - ./config/a.yaml\n  - b.yaml\n",
     "config/a.yaml": "imports: [config/c.yaml, b.yaml]\ntools:\n  x: x.ts\n",
     "b.yaml": "tools: {}\n",
@@ -94,8 +97,8 @@ Deno.test("parseManifest() follows imports recursively, in the order reached (M2
   assert.equal(manifest.files[3].hasToolsKey, true);
 });
 
-Deno.test("parseManifest() reports an import cycle naming the chain (M2)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() reports an import cycle naming the chain (M2)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": "imports: [a.yaml]\n",
     "a.yaml": "imports: [b.yaml]\n",
     "b.yaml": "imports:\n  - a.yaml\n",
@@ -106,8 +109,8 @@ Deno.test("parseManifest() reports an import cycle naming the chain (M2)", () =>
   assert.equal(manifest.files.length, 3);
 });
 
-Deno.test("parseManifest() reports a missing import with its chain (M2)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() reports a missing import with its chain (M2)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": "imports: [a.yaml]\n",
     "a.yaml": "imports:\n  - gone.yaml\n",
   });
@@ -116,8 +119,8 @@ Deno.test("parseManifest() reports a missing import with its chain (M2)", () => 
   ]);
 });
 
-Deno.test("parseManifest() passes on the reason a read callback gives (M2)", () => {
-  const manifest = parseManifest("/repo", "beeuni.yaml", (path) => {
+Deno.test("parseManifest() passes on the reason a read callback gives (M2)", async () => {
+  const manifest = await parseManifest("/repo", "beeuni.yaml", (path) => {
     if (path === "beeuni.yaml") return "imports: [link.yaml]\n";
     throw new Error("it leads outside the repository through a symlink");
   });
@@ -126,8 +129,8 @@ Deno.test("parseManifest() passes on the reason a read callback gives (M2)", () 
   ]);
 });
 
-Deno.test("parseManifest() rejects import paths that are absolute or escape the repository (M2)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() rejects import paths that are absolute or escape the repository (M2)", async () => {
+  const manifest = await parse({
     "beeuni.yaml":
       "imports:\n  - /etc/beeuni.yaml\n  - ../other/beeuni.yaml\n  - a/../../x.yaml\n  - 42\n",
   });
@@ -139,16 +142,16 @@ Deno.test("parseManifest() rejects import paths that are absolute or escape the 
   ]);
 });
 
-Deno.test("parseManifest() reports the root manifest missing (M1)", () => {
-  const manifest = parse({});
+Deno.test("parseManifest() reports the root manifest missing (M1)", async () => {
+  const manifest = await parse({});
   assert.deepEqual(brief(manifest.diagnostics), [
     'beeuni.yaml:1:1: error M1: cannot read "beeuni.yaml": file not found',
   ]);
   assert.deepEqual(manifest.files, []);
 });
 
-Deno.test("parseManifest() parses all five forms of an agent's tools (M7)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() parses all five forms of an agent's tools (M7)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": [
       "agents:",
       "  beeuni:",
@@ -221,8 +224,8 @@ Deno.test("parseManifest() parses all five forms of an agent's tools (M7)", () =
   assert.equal(agents[5].pos.line, 15);
 });
 
-Deno.test("parseManifest() keeps every other agent key untouched in raw (M7)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() keeps every other agent key untouched in raw (M7)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": [
       "agents:",
       "  support:",
@@ -244,8 +247,8 @@ Deno.test("parseManifest() keeps every other agent key untouched in raw (M7)", (
   });
 });
 
-Deno.test("parseManifest() rejects agent tools and secrets of a wrong shape (M7, V12)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() rejects agent tools and secrets of a wrong shape (M7, V12)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": [
       "agents:",
       "  a:",
@@ -278,8 +281,8 @@ Deno.test("parseManifest() rejects agent tools and secrets of a wrong shape (M7,
   );
 });
 
-Deno.test("parseManifest() rejects wrong types with positions: a list for tools, a number as a path (M3, V12)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() rejects wrong types with positions: a list for tools, a number as a path (M3, V12)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": [
       "tools:",
       "  - web_search",
@@ -293,7 +296,7 @@ Deno.test("parseManifest() rejects wrong types with positions: a list for tools,
     "beeuni.yaml:2:3: error V12: `tools` must be a mapping of tool names to `beeuni:<name>` or module paths, found a list",
   ]);
   assert.equal(manifest.files[0].hasToolsKey, true);
-  const b = parse({
+  const b = await parse({
     "beeuni.yaml":
       "tools:\n  x: 42\n  y:\n  z: [a.ts]\nagents: [a]\nimports: a.yaml\n",
   });
@@ -304,14 +307,14 @@ Deno.test("parseManifest() rejects wrong types with positions: a list for tools,
     "beeuni.yaml:5:9: error V12: `agents` must be a mapping of agent names to their settings, found a list",
     'beeuni.yaml:6:10: error V12: `imports` must be a list of repo-relative YAML file paths, found the string "a.yaml"',
   ]);
-  const c = parse({ "beeuni.yaml": "- tools\n" });
+  const c = await parse({ "beeuni.yaml": "- tools\n" });
   assert.deepEqual(brief(c.diagnostics), [
     "beeuni.yaml:1:1: error V12: the top level of beeuni.yaml must be a mapping (tools:, agents:, imports:), found a list",
   ]);
 });
 
-Deno.test("parseManifest() reports malformed YAML at yaml's own position (V12)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() reports malformed YAML at yaml's own position (V12)", async () => {
+  const manifest = await parse({
     "beeuni.yaml":
       "tools:\n  web_search: beeuni:web_search\n\tmemory: beeuni:memory\n",
   });
@@ -322,14 +325,14 @@ Deno.test("parseManifest() reports malformed YAML at yaml's own position (V12)",
   assert.equal(first.file, "beeuni.yaml");
   assert.deepEqual([first.line, first.col], [3, 1]);
   assert.match(first.message, /^malformed YAML: Tabs are not allowed/);
-  const dup = parse({ "beeuni.yaml": "tools:\n  a: a.ts\n  a: b.ts\n" });
+  const dup = await parse({ "beeuni.yaml": "tools:\n  a: a.ts\n  a: b.ts\n" });
   assert.deepEqual(
     dup.diagnostics.map((d) => [d.line, d.col, d.message]),
     [[3, 3, "malformed YAML: Map keys must be unique"]],
   );
 });
 
-Deno.test("parseManifest() stops an alias bomb with a positioned error (V12)", () => {
+Deno.test("parseManifest() stops an alias bomb with a positioned error (V12)", async () => {
   const bomb = [
     "a: &a [x, x, x, x, x, x, x, x, x]",
     "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]",
@@ -341,7 +344,7 @@ Deno.test("parseManifest() stops an alias bomb with a positioned error (V12)", (
     "  web_search: beeuni:web_search",
     "",
   ].join("\n");
-  const manifest = parse({ "beeuni.yaml": bomb });
+  const manifest = await parse({ "beeuni.yaml": bomb });
   assert.equal(manifest.diagnostics.length, 1);
   const [error] = manifest.diagnostics;
   assert.equal(error.rule, "V12");
@@ -350,8 +353,8 @@ Deno.test("parseManifest() stops an alias bomb with a positioned error (V12)", (
   assert.match(error.message, /alias bomb/);
 });
 
-Deno.test("parseManifest() reads a few ordinary aliases (V12 passing case)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() reads a few ordinary aliases (V12 passing case)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": [
       "x-common: &common [read, grep]",
       "agents:",
@@ -369,15 +372,15 @@ Deno.test("parseManifest() reads a few ordinary aliases (V12 passing case)", () 
   );
 });
 
-Deno.test("parseManifest() reads CRLF files with the same positions", () => {
+Deno.test("parseManifest() reads CRLF files with the same positions", async () => {
   const lf = "tools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n";
-  const crlf = parse({ "beeuni.yaml": lf.replaceAll("\n", "\r\n") });
+  const crlf = await parse({ "beeuni.yaml": lf.replaceAll("\n", "\r\n") });
   assert.deepEqual(crlf.diagnostics, []);
-  assert.deepEqual(crlf.files, parse({ "beeuni.yaml": lf }).files);
+  assert.deepEqual(crlf.files, (await parse({ "beeuni.yaml": lf })).files);
   assert.equal(crlf.files[0].tools[1].value, "tools/x.ts");
 });
 
-Deno.test("parseManifest() reports a YAML indentation mistake once, at the line and column of the misplaced text (V12)", () => {
+Deno.test("parseManifest() reports a YAML indentation mistake once, at the line and column of the misplaced text (V12)", async () => {
   const cases: [string, string][] = [
     [
       "tools:\n  web_search: beeuni:web_search\n   memory: beeuni:memory\n",
@@ -401,14 +404,17 @@ Deno.test("parseManifest() reports a YAML indentation mistake once, at the line 
     ],
   ];
   for (const [text, expected] of cases) {
-    assert.deepEqual(brief(parse({ "beeuni.yaml": text }).diagnostics), [
-      expected,
-    ]);
+    assert.deepEqual(
+      brief((await parse({ "beeuni.yaml": text })).diagnostics),
+      [
+        expected,
+      ],
+    );
   }
 });
 
-Deno.test("parseManifest() warns about a key that is a list or mapping instead of logging (V12)", () => {
-  const manifest = parse({
+Deno.test("parseManifest() warns about a key that is a list or mapping instead of logging (V12)", async () => {
+  const manifest = await parse({
     "beeuni.yaml": "agents:\n  a:\n    ? [a, b]\n    : x\n    tools: [read]\n",
   });
   assert.deepEqual(brief(manifest.diagnostics), [

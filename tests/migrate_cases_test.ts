@@ -130,8 +130,12 @@ Deno.test("migrate never declares a name twice: Beeuni copies (also by export na
   assert.equal(existsSync(join(repo.dir, "tools/web_search.ts")), false);
 });
 
-Deno.test("validate() warns about a legacy file whose named export makes a Beeuni tool's name (V11, O4)", () => {
-  const manifest = parseManifest("/repo", "beeuni.yaml", () => "tools: {}\n");
+Deno.test("validate() warns about a legacy file whose named export makes a Beeuni tool's name (V11, O4)", async () => {
+  const manifest = await parseManifest(
+    "/repo",
+    "beeuni.yaml",
+    () => "tools: {}\n",
+  );
   const diagnostics = validate(manifest, {
     modules: {},
     legacyTools: ["image.ts", "web.ts"],

@@ -187,6 +187,65 @@ Deno.test("loadProject() refuses an import symlinked from outside the repository
   }
 });
 
+Deno.test("loadProject() tells files, symlinks out and missing modules apart in folders of many modules (V4, V5)", async () => {
+  const outside = await Deno.makeTempDir({ prefix: "beeuni_outside_" });
+  try {
+    const names = Array.from({ length: 10 }, (_, i) => `t${i}`);
+    const files: Record<string, string> = {};
+    for (const name of names) {
+      files[`many/${name}.ts`] = TOOL;
+      files[`real/${name}.ts`] = TOOL;
+      await Deno.writeTextFile(join(outside, `${name}.ts`), TOOL);
+    }
+    const lines = ["tools:"];
+    const declare = (name: string, path: string) =>
+      lines.push(`  ${name}: ${path}`);
+    for (const name of names) {
+      declare(`many_${name}`, `many/${name}.ts`);
+      declare(`in_${name}`, `linked_in/${name}.ts`);
+      declare(`out_${name}`, `linked_out/${name}.ts`);
+    }
+    declare("missing", "many/missing.ts");
+    declare("folder", "many/folder.ts");
+    declare("link_out", "many/link_out.ts");
+    declare("link_in", "many/link_in.ts");
+    files["beeuni.yaml"] = lines.join("\n") + "\n";
+    await using repo = await tempRepo(files);
+    await Deno.mkdir(join(repo.dir, "many/folder.ts"));
+    await symlink(join(outside, "t0.ts"), join(repo.dir, "many/link_out.ts"));
+    await symlink("t1.ts", join(repo.dir, "many/link_in.ts"));
+    await symlink("real", join(repo.dir, "linked_in"));
+    await symlink(outside, join(repo.dir, "linked_out"));
+    const project = await loadProject({ cwd: repo.dir, tracking: false });
+    const facts = (exists: boolean, insideRepo: boolean) => ({
+      exists,
+      insideRepo,
+      tracked: true,
+    });
+    const expected: Record<string, ReturnType<typeof facts>> = {};
+    for (const name of names) {
+      expected[`many/${name}.ts`] = facts(true, true);
+      expected[`linked_in/${name}.ts`] = facts(true, true);
+      expected[`linked_out/${name}.ts`] = facts(true, false);
+    }
+    expected["many/missing.ts"] = facts(false, true);
+    expected["many/folder.ts"] = facts(false, true);
+    expected["many/link_out.ts"] = facts(true, false);
+    expected["many/link_in.ts"] = facts(true, true);
+    assert.deepEqual(project.facts.modules, expected);
+    const rules = project.diagnostics.filter((d) => d.severity === "error")
+      .map((d) => `${d.line} ${d.rule}`);
+    assert.deepEqual(rules, [
+      ...names.map((_, i) => `${4 + 3 * i} V4`),
+      "32 V5",
+      "33 V5",
+      "34 V4",
+    ]);
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
 Deno.test("loadProject() reads CRLF manifests and imports (M2)", async () => {
   await using repo = await tempRepo({
     "beeuni.yaml":
@@ -203,13 +262,19 @@ Deno.test("loadProject() reads CRLF manifests and imports (M2)", async () => {
 });
 
 /** A project whose manifest is large but within the limits it is read with. */
+/**
+ * A project importing 8 files of `entries` entries each. The files start
+ * with an anchor, so the `yaml` library reads them (the reader of plain
+ * manifests needs far less memory, and the heap test needs a reader that
+ * outgrows its heap).
+ */
 function largeProject(entries: number): Record<string, string> {
   const imports: string[] = [];
   const files: Record<string, string> = {};
   for (let f = 0; f < 8; f++) {
     const path = `data/f${f}.yaml`;
     imports.push(path);
-    files[path] = `x-data:\n${
+    files[path] = `x-data: &data\n${
       Array.from({ length: entries }, (_, i) => `  k${i}: [a, b, c]\n`).join("")
     }`;
   }

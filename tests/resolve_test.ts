@@ -252,25 +252,29 @@ Deno.test("findAgent() finds an agent in the root or an import, and not a strang
   assert.deepEqual(agentNames(m), ["beeuni", "researcher", "support"]);
 });
 
-function parsed(files: Record<string, string>): Manifest {
+function parsed(files: Record<string, string>): Promise<Manifest> {
   return parseManifest("/repo", "beeuni.yaml", (path) => files[path]);
 }
 
-Deno.test("resolveTools() reads a tools: key with every line deleted as a tools: key (M4)", () => {
-  const set = resolveTools(parsed({
-    "beeuni.yaml":
-      "tools:\n  # web_search: beeuni:web_search\nagents:\n  a: {}\n",
-  }));
+Deno.test("resolveTools() reads a tools: key with every line deleted as a tools: key (M4)", async () => {
+  const set = resolveTools(
+    await parsed({
+      "beeuni.yaml":
+        "tools:\n  # web_search: beeuni:web_search\nagents:\n  a: {}\n",
+    }),
+  );
   assert.equal(set.tools_key, true);
   assert.deepEqual(set.tools, []);
   assert.equal(set.removed.length, 5);
-  const none = resolveTools(parsed({ "beeuni.yaml": "agents:\n  a: {}\n" }));
+  const none = resolveTools(
+    await parsed({ "beeuni.yaml": "agents:\n  a: {}\n" }),
+  );
   assert.equal(none.tools_key, false);
   assert.equal(none.tools.length, 5);
 });
 
-Deno.test("resolveTools() and agentTools() work on a parsed manifest with imports (M2, M4, section 5)", () => {
-  const manifest = parsed({
+Deno.test("resolveTools() and agentTools() work on a parsed manifest with imports (M2, M4, section 5)", async () => {
+  const manifest = await parsed({
     "beeuni.yaml": [
       "imports: [team/agents.yaml]",
       "tools:",

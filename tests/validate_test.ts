@@ -401,8 +401,8 @@ Deno.test("validate() reports malformed YAML and wrong types from a real file (V
   );
 });
 
-Deno.test("validate() is pure: the same manifest and facts give the same diagnostics", () => {
-  const manifest = parseManifest(
+Deno.test("validate() is pure: the same manifest and facts give the same diagnostics", async () => {
+  const manifest = await parseManifest(
     "/repo",
     "beeuni.yaml",
     (path) =>
@@ -440,7 +440,7 @@ Deno.test('validate() bounds its "did you mean" hints: 10,000 near-miss names ag
     const tools = Array.from({ length: n }, (_, i) => "  tool_" + i + ": tools/t.ts\\n").join("");
     const names = Array.from({ length: n }, (_, i) => "toal_" + i).join(", ");
     const text = "tools:\\n  web_search: beeuni:web_search\\n" + tools.split("\\n").slice(0, n - 1).join("\\n") + "\\nagents:\\n  a:\\n    tools: [" + names + "]\\n";
-    const manifest = parseManifest("/repo", "beeuni.yaml", () => text);
+    const manifest = await parseManifest("/repo", "beeuni.yaml", () => text);
     const modules = { "tools/t.ts": { exists: true, insideRepo: true, tracked: true } };
     const found = validate(manifest, { modules, legacyTools: [] }).filter((d) => d.rule === "V9");
     console.log(JSON.stringify([manifest.diagnostics.length, found.length, found[0].message]));

@@ -14,18 +14,13 @@
  * @module
  */
 
-import { type Command, type CommandIo, UsageError } from "./command.ts";
-import { errorMessage, escapeControl } from "../common/mod.ts";
+// Nothing but types is imported statically: `beeuni --help` and
+// `--version` print from this file alone, and each command's module (with
+// the stages it needs) loads when that command runs.
+import type { Command, CommandIo } from "./command.ts";
 import { VERSION } from "./version.ts";
 
-export {
-  type Command,
-  type CommandIo,
-  type OptionSpec,
-  type ParsedArgs,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
+export type { Command, CommandIo, OptionSpec, ParsedArgs } from "./command.ts";
 export { VERSION } from "./version.ts";
 
 /** A command in the registry: its words and summary, and how to load it. */
@@ -137,6 +132,15 @@ const GROUPS = new Set(
 
 const isHelp = (word: string | undefined) => word === "--help" || word === "-h";
 
+/**
+ * Whether `word`, as the first argument, names a command, a group of
+ * commands or an option of `beeuni` itself.
+ */
+export function isCommandWord(word: string | undefined): boolean {
+  return word === undefined || word.startsWith("-") ||
+    COMMANDS.some((entry) => entry.name.split(" ")[0] === word);
+}
+
 /** The command `argv` names and the arguments after its words, or the exit code of what was printed instead. */
 function dispatch(
   argv: string[],
@@ -190,6 +194,9 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
+    // Loaded already: every command's module imports them.
+    const { UsageError } = await import("./command.ts");
+    const { errorMessage, escapeControl } = await import("../common/mod.ts");
     if (error instanceof UsageError) {
       io.stderr(
         `beeuni ${command.name}: ${error.message}\nRun \`beeuni ${command.name} --help\` for usage.\n`,

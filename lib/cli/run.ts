@@ -6,8 +6,6 @@
  * @module
  */
 
-import process from "node:process";
-import { RUNNER_MARKER } from "../common/mod.ts";
 import { loadRuntime, runtimeProblem } from "../runtime/mod.ts";
 
 /**
@@ -19,15 +17,22 @@ import { loadRuntime, runtimeProblem } from "../runtime/mod.ts";
 export async function runCli(): Promise<void> {
   const problem = runtimeProblem();
   if (problem !== undefined) {
-    process.stderr.write(`${problem}\n`);
-    process.exit(1);
+    // Only an old Node.js gets here, where node:process costs nothing.
+    const node = (await import("node:process")).default;
+    node.stderr.write(`${problem}\n`);
+    node.exit(1);
   }
   const runtime = await loadRuntime();
   const args = runtime.args();
-  if (args[0] === RUNNER_MARKER) {
-    (await import("../host/mod.ts")).runRunner();
-    return;
+  const { main, isCommandWord } = await import("./mod.ts");
+  // The marker is no command word; the common stage (and the node:*
+  // modules it loads) is needed to tell only for a word that is none.
+  if (!isCommandWord(args[0])) {
+    const { RUNNER_MARKER } = await import("../common/mod.ts");
+    if (args[0] === RUNNER_MARKER) {
+      (await import("../host/mod.ts")).runRunner();
+      return;
+    }
   }
-  const { main } = await import("./mod.ts");
   runtime.exit(await main(args, runtime.io()));
 }

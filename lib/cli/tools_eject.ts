@@ -129,7 +129,7 @@ Options:
       name,
       project.manifest.files.map((file) => file.path),
     );
-    const plan = planEject({
+    const plan = await planEject({
       name,
       manifest: project.manifest,
       diagnostics: project.diagnostics,

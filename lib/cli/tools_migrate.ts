@@ -238,7 +238,7 @@ export const toolsMigrateCommand: Command = {
       env: process.env,
       say: (line) => io.stderr(`  ${line}\n`),
     });
-    const plan = planMigrate({
+    const plan = await planMigrate({
       manifest: project.manifest,
       files,
       read: reader(root),

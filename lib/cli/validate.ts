@@ -157,7 +157,11 @@ Options:
     const manifest = project.manifest.manifestPath;
     if (format === "json") io.stdout(formatJson(manifest, diagnostics));
     else if (format === "github") io.stdout(formatGithub(diagnostics));
-    else io.stdout(formatText(manifest, diagnostics, io.color));
+    else {
+      // Only findings are coloured: a clean project never asks the terminal.
+      const color = diagnostics.length > 0 && io.color;
+      io.stdout(formatText(manifest, diagnostics, color));
+    }
     return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
   },
 };

@@ -69,10 +69,10 @@ function where(entry: ToolEntry): string {
 }
 
 /**
- * Decides what ejecting `request.name` writes, or throws an `Error` whose
- * message says why it is refused (E4) and what to do.
+ * Decides what ejecting `request.name` writes, or rejects with an `Error`
+ * whose message says why it is refused (E4) and what to do.
  */
-export function planEject(request: EjectRequest): EjectPlan {
+export async function planEject(request: EjectRequest): Promise<EjectPlan> {
   const { name, manifest, force } = request;
   if (!isBeeuniTool(name)) {
     throw new Error(
@@ -125,7 +125,7 @@ export function planEject(request: EjectRequest): EjectPlan {
       toolFile: target,
       manifestFile: entry.valuePos.file,
       before,
-      after: edit(before, name, entry.valuePos.file),
+      after: await edit(before, name, entry.valuePos.file),
     };
   }
   const withKey =
@@ -139,7 +139,7 @@ export function planEject(request: EjectRequest): EjectPlan {
       toolFile: target,
       manifestFile: withKey.path,
       before,
-      after: edit(before, name, withKey.path),
+      after: await edit(before, name, withKey.path),
     };
   }
   const before = request.read(manifest.manifestPath);
@@ -148,7 +148,7 @@ export function planEject(request: EjectRequest): EjectPlan {
     toolFile: target,
     manifestFile: manifest.manifestPath,
     before,
-    after: edit(before, name, manifest.manifestPath),
+    after: await edit(before, name, manifest.manifestPath),
   };
 }
 
@@ -157,14 +157,18 @@ export function planEject(request: EjectRequest): EjectPlan {
  * adding the entry, or a `tools:` key listing the four other Beeuni tools
  * (E3), when missing.
  */
-function edit(before: string, name: BeeuniToolName, file: string): string {
+async function edit(
+  before: string,
+  name: BeeuniToolName,
+  file: string,
+): Promise<string> {
   const entry: ToolsEntry = {
     name,
     value: ejectedPath(name),
     comment: ejectComment(name).slice(2),
   };
   try {
-    return editManifestTools(before, [entry], {
+    return await editManifestTools(before, [entry], {
       file,
       newKey: BEEUNI_TOOLS.map((tool) => ({
         name: tool,

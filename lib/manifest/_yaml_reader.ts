@@ -11,15 +11,20 @@ import {
   Composer,
   CST,
   type Document,
+  isAlias,
   isMap,
   isScalar,
   isSeq,
   Lexer,
-  type LineCounter,
+  LineCounter,
   type Node,
   Parser,
+  visit,
   YAMLParseError,
 } from "yaml";
+import type { TreePair, TreeValue } from "./_yaml_tree.ts";
+import type { ManifestLimits } from "./limits.ts";
+import { errorMessage } from "../common/mod.ts";
 
 /** A document and how many nodes it has, or where it passed a limit. */
 export type YamlRead =
@@ -368,4 +373,184 @@ export function firstYamlError(
     }
   }
   return { offset, message: `malformed YAML: ${first.message}` };
+}
+
+/** A finding about one file, at an offset of its text. */
+export interface YamlFinding {
+  offset: number;
+  severity: "error" | "warning";
+  message: string;
+}
+
+/** One manifest file as the `yaml` library reads it. */
+export interface ManifestYaml {
+  /** How many nodes it has, or had when a limit stopped the read. */
+  nodes: number;
+  /** The line and column of an offset, as the library counts lines. */
+  linePos(offset: number): { line: number; col: number };
+  /** Its findings, in the order they are reported. */
+  findings: YamlFinding[];
+  /** Its top node, aliases followed; absent when the file cannot be used. */
+  root?: TreeValue;
+}
+
+/**
+ * Reads one manifest file with the library within `limits` (its nodes
+ * within `nodeBudget`): the errors that make it unusable (nesting, node
+ * count, malformed YAML, entries, repeated keys, an alias bomb), the
+ * warnings (keys that are lists or mappings, the library's own warnings),
+ * and, when usable, its tree with every alias replaced by what it names.
+ */
+export function readManifestYaml(
+  source: string,
+  path: string,
+  limits: ManifestLimits,
+  nodeBudget: number,
+): ManifestYaml {
+  const lines = new LineCounter();
+  const { maxDepth, maxEntries } = limits;
+  const read = readYaml(source, lines, maxDepth, nodeBudget);
+  const findings: YamlFinding[] = [];
+  const result: ManifestYaml = {
+    nodes: read.nodes,
+    linePos: lines.linePos,
+    findings,
+  };
+  const error = (offset: number, message: string) =>
+    findings.push({ offset, severity: "error", message });
+  if (read.stop?.limit === "depth") {
+    error(
+      read.stop.offset,
+      `mappings and lists nest more than ${maxDepth} levels deep here (the limit): flatten this part of ${path}`,
+    );
+    return result;
+  }
+  if (read.stop) {
+    error(
+      read.stop.offset,
+      `the manifest files hold more than ${limits.maxNodes} YAML values up to here (keys, values, lists and mappings; the limit): make them smaller`,
+    );
+    return result;
+  }
+  const doc = read.doc;
+  if (doc.errors.length > 0) {
+    const first = firstYamlError(source, doc.errors);
+    error(first.offset, first.message);
+    return result;
+  }
+  let usable = true;
+  for (const problem of inspectShape(doc, maxEntries)) {
+    if (problem.kind === "entries") {
+      const what = problem.list ? "list" : "mapping";
+      error(
+        problem.offset,
+        `this ${what} has more than ${maxEntries} entries (the limit): split it across files listed under \`imports:\``,
+      );
+      usable = false;
+    } else if (problem.kind === "duplicate") {
+      error(problem.offset, "malformed YAML: Map keys must be unique");
+      usable = false;
+    } else {
+      findings.push({
+        offset: problem.offset,
+        severity: "warning",
+        message:
+          "a list or mapping used as a key is read as text: write a plain key",
+      });
+    }
+  }
+  if (!usable) return result;
+  for (const warning of doc.warnings) {
+    findings.push({
+      offset: warning.pos[0],
+      severity: "warning",
+      message: `YAML: ${warning.message}`,
+    });
+  }
+  const bomb = aliasBomb(doc, limits.maxAliasCount);
+  if (bomb) {
+    findings.push({ ...bomb, severity: "error" });
+    return result;
+  }
+  result.root = toTree(doc, limits.maxAliasCount);
+  return result;
+}
+
+/** Where an alias bomb starts (the first alias) and why, or undefined. */
+function aliasBomb(
+  doc: Document.Parsed,
+  maxAliasCount: number,
+): { offset: number; message: string } | undefined {
+  let first: Node | undefined;
+  visit(doc, {
+    Alias: (_key, node) => {
+      first = node;
+      return visit.BREAK;
+    },
+  });
+  if (!first) return undefined;
+  try {
+    doc.toJS({ maxAliasCount });
+    return undefined;
+  } catch (error) {
+    const detail = errorMessage(error);
+    return {
+      offset: first.range?.[0] ?? 0,
+      message:
+        `YAML aliases expand too far (more than ${maxAliasCount} alias expansions), which looks like an alias bomb: write the values out instead (${detail})`,
+    };
+  }
+}
+
+/** The node an alias names (followed up to 64 times), or undefined. */
+function deref(doc: Document.Parsed, node: unknown): unknown {
+  let current = node;
+  for (let hops = 0; isAlias(current) && hops < 64; hops++) {
+    current = current.resolve(doc);
+  }
+  return isAlias(current) ? undefined : current;
+}
+
+/**
+ * The document as a tree, each alias replaced by the tree of the node it
+ * names (shared, so a file's own aliases cost nothing more). Collections
+ * keep the library's own conversion to JavaScript.
+ */
+function toTree(doc: Document.Parsed, maxAliasCount: number): TreeValue {
+  const made = new Map<unknown, TreeValue>();
+  const convert = (raw: unknown): TreeValue => {
+    const node = deref(doc, raw);
+    if (node === undefined || node === null) return node as null | undefined;
+    const known = made.get(node);
+    if (known !== undefined) return known;
+    const offset = (node as Node).range?.[0] ?? 0;
+    const toJS = () => {
+      try {
+        return (node as { toJS(doc: Document, options: object): unknown })
+          .toJS(doc, { maxAliasCount });
+      } catch {
+        return undefined;
+      }
+    };
+    if (isMap(node)) {
+      const items: TreePair[] = [];
+      made.set(node, { kind: "map", items, offset, toJS });
+      for (const pair of node.items) {
+        const valueAt = (pair.value as Node | null)?.range?.[0];
+        items.push({
+          key: convert(pair.key),
+          value: convert(pair.value),
+          ...(valueAt === undefined ? {} : { valueOffset: valueAt }),
+        });
+      }
+    } else if (isSeq(node)) {
+      const items: TreeValue[] = [];
+      made.set(node, { kind: "seq", items, offset, toJS });
+      for (const item of node.items) items.push(convert(item));
+    } else if (isScalar(node)) {
+      made.set(node, { kind: "scalar", value: node.value, offset });
+    } else return undefined;
+    return made.get(node);
+  };
+  return convert(doc.contents);
 }

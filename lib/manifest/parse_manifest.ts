@@ -7,16 +7,6 @@
  * @module
  */
 
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  visit,
-} from "yaml";
 import { posix } from "node:path";
 import { checkRepoRelativePath } from "./rules.ts";
 import {
@@ -25,7 +15,16 @@ import {
   type ManifestLimits,
   manifestLimits,
 } from "./limits.ts";
-import { firstYamlError, inspectShape, readYaml } from "./_yaml_reader.ts";
+import { readPlainYaml } from "./_plain_yaml.ts";
+import {
+  type LinePos,
+  linePosIn,
+  type TreeMap,
+  type TreeScalar,
+  type TreeSeq,
+  treeToJS,
+  type TreeValue,
+} from "./_yaml_tree.ts";
 import type {
   AgentEntry,
   AgentToolsSpec,
@@ -38,6 +37,21 @@ import type {
   ToolEntry,
 } from "./types.ts";
 import { errorMessage } from "../common/mod.ts";
+
+/** The `yaml` library's reader, loaded when a file first needs it. */
+let yamlReader: Promise<typeof import("./_yaml_reader.ts")> | undefined;
+
+function isMap(node: unknown): node is TreeMap {
+  return (node as TreeMap | null)?.kind === "map";
+}
+
+function isSeq(node: unknown): node is TreeSeq {
+  return (node as TreeSeq | null)?.kind === "seq";
+}
+
+function isScalar(node: unknown): node is TreeScalar {
+  return (node as TreeScalar | null)?.kind === "scalar";
+}
 
 /**
  * Reads a repo-relative file: its text, or `undefined` when it does not
@@ -76,8 +90,10 @@ function describe(node: unknown): string {
 
 /** Parses one file of the manifest with positions. */
 class FileParser {
-  readonly lines = new LineCounter();
-  doc!: Document.Parsed;
+  linePos: (offset: number) => LinePos = (offset) => ({
+    line: 1,
+    col: offset + 1,
+  });
   readonly diagnostics: Diagnostic[] = [];
   readonly file: ManifestFile;
   readonly path: string;
@@ -109,103 +125,70 @@ class FileParser {
   }
 
   pos(offset: number | undefined): SourcePos {
-    const { line, col } = this.lines.linePos(offset ?? 0);
+    const { line, col } = this.linePos(offset ?? 0);
     return { file: this.path, line, col };
   }
 
-  nodePos(node: unknown, fallback?: SourcePos): SourcePos {
-    if (node && typeof node === "object" && "range" in node) {
-      const range = (node as Node).range;
-      if (range) return this.pos(range[0]);
-    }
-    return fallback ?? this.pos(0);
+  nodePos(node: TreeValue, fallback?: SourcePos): SourcePos {
+    return node ? this.pos(node.offset) : fallback ?? this.pos(0);
   }
 
   error(at: SourcePos, rule: string, message: string): void {
     this.diagnostics.push({ ...at, severity: "error", rule, message });
   }
 
-  /** Follows aliases to the node they stand for. */
-  deref(node: unknown): unknown {
-    let current = node;
-    for (let hops = 0; isAlias(current) && hops < 64; hops++) {
-      current = current.resolve(this.doc);
-    }
-    return isAlias(current) ? undefined : current;
-  }
-
-  isNull(node: unknown): boolean {
+  isNull(node: TreeValue): boolean {
     return node === null || node === undefined ||
       (isScalar(node) && node.value === null);
   }
 
-  /** Reads the YAML within the limits; false when the file cannot be used. */
-  read(): boolean {
+  /**
+   * Reads the file's YAML within the limits: with the reader of plain
+   * manifests when it can (and `plain` allows), else with the `yaml`
+   * library, loaded then. Undefined when the file cannot be used.
+   */
+  async read(plain: boolean): Promise<{ root: TreeValue } | undefined> {
     const { maxDepth, maxEntries } = this.limits;
-    const read = readYaml(this.source, this.lines, maxDepth, this.nodeBudget);
-    this.nodes = read.nodes;
-    if (read.stop?.limit === "depth") {
-      this.error(
-        this.pos(read.stop.offset),
-        "V12",
-        `mappings and lists nest more than ${maxDepth} levels deep here (the limit): flatten this part of ${this.path}`,
-      );
-      return false;
+    const read = plain
+      ? readPlainYaml(this.source, {
+        maxDepth,
+        maxEntries,
+        maxNodes: this.nodeBudget,
+      })
+      : undefined;
+    if (read) {
+      this.nodes = read.nodes;
+      this.linePos = (offset) => linePosIn(read.lineStarts, offset);
+      return { root: read.root };
     }
-    if (read.stop) {
-      this.error(
-        this.pos(read.stop.offset),
-        "V12",
-        `the manifest files hold more than ${this.limits.maxNodes} YAML values up to here (keys, values, lists and mappings; the limit): make them smaller`,
-      );
-      return false;
-    }
-    this.doc = read.doc;
-    if (this.doc.errors.length > 0) {
-      const error = firstYamlError(this.source, this.doc.errors);
-      this.error(this.pos(error.offset), "V12", error.message);
-      return false;
-    }
-    let usable = true;
-    for (const problem of inspectShape(this.doc, maxEntries)) {
-      const at = this.pos(problem.offset);
-      if (problem.kind === "entries") {
-        const what = problem.list ? "list" : "mapping";
-        this.error(
-          at,
-          "V12",
-          `this ${what} has more than ${maxEntries} entries (the limit): split it across files listed under \`imports:\``,
-        );
-        usable = false;
-      } else if (problem.kind === "duplicate") {
-        this.error(at, "V12", "malformed YAML: Map keys must be unique");
-        usable = false;
-      } else {
-        this.diagnostics.push({
-          ...at,
-          severity: "warning",
-          rule: "V12",
-          message:
-            "a list or mapping used as a key is read as text: write a plain key",
-        });
-      }
-    }
-    return usable;
+    return await this.readWithYaml();
   }
 
-  parse(): ManifestFile {
-    if (!this.read()) return this.file;
-    for (const warning of this.doc.warnings) {
+  async readWithYaml(): Promise<{ root: TreeValue } | undefined> {
+    yamlReader ??= import("./_yaml_reader.ts");
+    const read = (await yamlReader).readManifestYaml(
+      this.source,
+      this.path,
+      this.limits,
+      this.nodeBudget,
+    );
+    this.nodes = read.nodes;
+    this.linePos = read.linePos;
+    for (const finding of read.findings) {
       this.diagnostics.push({
-        ...this.pos(warning.pos[0]),
-        severity: "warning",
+        ...this.pos(finding.offset),
+        severity: finding.severity,
         rule: "V12",
-        message: `YAML: ${warning.message}`,
+        message: finding.message,
       });
     }
-    if (!this.checkAliases()) return this.file;
+    return "root" in read ? { root: read.root } : undefined;
+  }
 
-    const top = this.deref(this.doc.contents);
+  async parse(plain: boolean): Promise<ManifestFile> {
+    const read = await this.read(plain);
+    if (!read) return this.file;
+    const top = read.root;
     if (this.isNull(top)) return this.file;
     if (!isMap(top)) {
       this.error(
@@ -218,10 +201,10 @@ class FileParser {
       return this.file;
     }
     for (const pair of top.items) {
-      const key = this.deref(pair.key);
+      const key = pair.key;
       if (!isScalar(key)) continue;
       const keyPos = this.nodePos(key);
-      const value = this.deref(pair.value);
+      const value = pair.value;
       if (key.value === "tools") {
         this.file.hasToolsKey = true;
         this.file.toolsKeyPos = keyPos;
@@ -235,47 +218,16 @@ class FileParser {
     return this.file;
   }
 
-  /** Reports an alias bomb (V12); returns whether the file is safe to read. */
-  checkAliases(): boolean {
-    let hasAlias = false;
-    visit(this.doc, {
-      Alias() {
-        hasAlias = true;
-        return visit.BREAK;
-      },
-    });
-    if (!hasAlias) return true;
-    try {
-      this.doc.toJS({ maxAliasCount: this.limits.maxAliasCount });
-      return true;
-    } catch (error) {
-      let first: SourcePos | undefined;
-      visit(this.doc, {
-        Alias: (_key, node) => {
-          first = this.nodePos(node);
-          return visit.BREAK;
-        },
-      });
-      const detail = errorMessage(error);
-      this.error(
-        first ?? this.pos(0),
-        "V12",
-        `YAML aliases expand too far (more than ${this.limits.maxAliasCount} alias expansions), which looks like an alias bomb: write the values out instead (${detail})`,
-      );
-      return false;
-    }
-  }
-
   /**
    * The entries of the `tools:` or `agents:` mapping whose keys are plain
    * names; reports (V12) a value that is not a mapping and every other key,
    * each message followed by what was found.
    */
   *namedEntries(
-    value: unknown,
+    value: TreeValue,
     keyPos: SourcePos,
     messages: { notMapping: string; notName: string },
-  ): Generator<{ name: string; pos: SourcePos; node: unknown }> {
+  ): Generator<{ name: string; pos: SourcePos; node: TreeValue }> {
     if (this.isNull(value)) return;
     if (!isMap(value)) {
       this.error(
@@ -286,10 +238,13 @@ class FileParser {
       return;
     }
     for (const pair of value.items) {
-      const key = this.deref(pair.key);
+      const key = pair.key;
       if (!isScalar(key) || key.value === null) {
+        const valuePos = pair.valueOffset === undefined
+          ? keyPos
+          : this.pos(pair.valueOffset);
         this.error(
-          this.nodePos(key, this.nodePos(pair.value, keyPos)),
+          this.nodePos(key, valuePos),
           "V12",
           `${messages.notName}, found ${describe(key)}`,
         );
@@ -298,12 +253,12 @@ class FileParser {
       yield {
         name: String(key.value),
         pos: this.nodePos(key),
-        node: this.deref(pair.value),
+        node: pair.value,
       };
     }
   }
 
-  parseTools(value: unknown, keyPos: SourcePos): void {
+  parseTools(value: TreeValue, keyPos: SourcePos): void {
     const entries = this.namedEntries(value, keyPos, {
       notMapping:
         "`tools` must be a mapping of tool names to `beeuni:<name>` or module paths",
@@ -315,7 +270,7 @@ class FileParser {
         : this.nodePos(node, namePos);
       const entry: ToolEntry = {
         name,
-        value: isScalar(node) ? node.value : this.toJS(node),
+        value: isScalar(node) ? node.value : treeToJS(node),
         namePos,
         valuePos,
       };
@@ -338,7 +293,7 @@ class FileParser {
     }
   }
 
-  parseImports(value: unknown, keyPos: SourcePos): void {
+  parseImports(value: TreeValue, keyPos: SourcePos): void {
     if (this.isNull(value)) return;
     if (!isSeq(value)) {
       this.error(
@@ -351,7 +306,7 @@ class FileParser {
       return;
     }
     for (const item of value.items) {
-      const node = this.deref(item);
+      const node = item;
       const pos = this.nodePos(node, keyPos);
       if (!isScalar(node) || typeof node.value !== "string") {
         this.error(
@@ -368,7 +323,7 @@ class FileParser {
     }
   }
 
-  parseAgents(value: unknown, keyPos: SourcePos): void {
+  parseAgents(value: TreeValue, keyPos: SourcePos): void {
     const entries = this.namedEntries(value, keyPos, {
       notMapping: "`agents` must be a mapping of agent names to their settings",
       notName: "an agent name under `agents` must be a plain name",
@@ -393,15 +348,15 @@ class FileParser {
         );
         continue;
       }
-      const raw = this.toJS(node);
+      const raw = treeToJS(node);
       if (raw && typeof raw === "object" && !Array.isArray(raw)) {
         agent.raw = raw as Record<string, unknown>;
       }
       for (const field of node.items) {
-        const fieldKey = this.deref(field.key);
+        const fieldKey = field.key;
         if (!isScalar(fieldKey)) continue;
         const fieldPos = this.nodePos(fieldKey);
-        const fieldValue = this.deref(field.value);
+        const fieldValue = field.value;
         if (fieldKey.value === "tools") {
           agent.tools = this.parseAgentTools(name, fieldValue, fieldPos);
         } else if (fieldKey.value === "secrets") {
@@ -412,11 +367,11 @@ class FileParser {
   }
 
   /** Reads a list of names; reports items that are not plain names. */
-  nameList(agent: string, what: string, list: unknown): NameRef[] {
+  nameList(agent: string, what: string, list: TreeValue): NameRef[] {
     const names: NameRef[] = [];
     if (!isSeq(list)) return names;
     for (const item of list.items) {
-      const node = this.deref(item);
+      const node = item;
       const pos = this.nodePos(node, this.nodePos(list));
       if (
         !isScalar(node) || node.value === null || typeof node.value === "object"
@@ -437,7 +392,7 @@ class FileParser {
 
   parseAgentTools(
     agent: string,
-    value: unknown,
+    value: TreeValue,
     keyPos: SourcePos,
   ): AgentToolsSpec {
     const pos = this.nodePos(value, keyPos);
@@ -465,7 +420,7 @@ class FileParser {
     }
     if (isMap(value)) {
       const pair = value.items.find((pair) => {
-        const key = this.deref(pair.key);
+        const key = pair.key;
         return isScalar(key) && key.value === "exclude";
       });
       if (pair) {
@@ -476,7 +431,7 @@ class FileParser {
             `agent "${agent}": \`tools\` with \`exclude\` takes no other key; use \`{ exclude: [...] }\` alone`,
           );
         }
-        const list = this.deref(pair.value);
+        const list = pair.value;
         if (this.isNull(list)) return { kind: "exclude", names: [], pos };
         if (!isSeq(list)) {
           this.error(
@@ -496,7 +451,7 @@ class FileParser {
       }
       const entries: { name: string; enabled: boolean; pos: SourcePos }[] = [];
       for (const pair of value.items) {
-        const key = this.deref(pair.key);
+        const key = pair.key;
         const entryPos = this.nodePos(key, pos);
         if (!isScalar(key) || key.value === null) {
           this.error(
@@ -509,7 +464,7 @@ class FileParser {
           continue;
         }
         const name = String(key.value);
-        const flag = this.deref(pair.value);
+        const flag = pair.value;
         if (!isScalar(flag) || typeof flag.value !== "boolean") {
           this.error(
             this.nodePos(flag, entryPos),
@@ -534,7 +489,7 @@ class FileParser {
 
   parseSecrets(
     agent: string,
-    value: unknown,
+    value: TreeValue,
     keyPos: SourcePos,
   ): "all" | NameRef[] {
     if (this.isNull(value)) return [];
@@ -548,18 +503,6 @@ class FileParser {
       }`,
     );
     return [];
-  }
-
-  toJS(node: unknown): unknown {
-    if (!node || typeof node !== "object" || !("toJS" in node)) return node;
-    try {
-      return (node as { toJS(doc: Document, options: object): unknown }).toJS(
-        this.doc,
-        { maxAliasCount: this.limits.maxAliasCount },
-      );
-    } catch {
-      return undefined;
-    }
   }
 }
 
@@ -588,12 +531,15 @@ interface Frame {
 
 /**
  * Parses the root manifest at `manifestPath` (repo-relative) and every file
- * it imports, recursively (M2), through `read`. Never throws: malformed YAML,
- * wrong types, alias bombs, import cycles, missing imports, import paths
- * that leave the repository and input past {@linkcode MANIFEST_LIMITS}
+ * it imports, recursively (M2), through `read`. Never rejects: malformed
+ * YAML, wrong types, alias bombs, import cycles, missing imports, import
+ * paths that leave the repository and input past {@linkcode MANIFEST_LIMITS}
  * (file size, entries, nesting, imports) are positioned errors in
  * {@linkcode Manifest.diagnostics}. Time and memory grow with the input
- * read, which the limits bound.
+ * read, which the limits bound. Asynchronous only because the `yaml`
+ * library is loaded on the first file that needs it: plain manifests
+ * (block mappings and lists, one-line values and `[…]`/`{…}`) are read
+ * without it.
  *
  * @example
  * ```ts
@@ -602,7 +548,11 @@ interface Frame {
  * const files: Record<string, string> = {
  *   "beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n",
  * };
- * const manifest = parseManifest("/repo", "beeuni.yaml", (path) => files[path]);
+ * const manifest = await parseManifest(
+ *   "/repo",
+ *   "beeuni.yaml",
+ *   (path) => files[path],
+ * );
  * console.log(manifest.files[0].tools[0].name); // "web_search"
  * ```
  */
@@ -611,7 +561,22 @@ export function parseManifest(
   manifestPath: string,
   read: ReadFile,
   options: ParseManifestOptions = {},
-): Manifest {
+): Promise<Manifest> {
+  return parseManifestWith(root, manifestPath, read, options, true);
+}
+
+/**
+ * {@linkcode parseManifest}, with the reader of plain manifests (`plain`)
+ * or with the `yaml` library alone: what tests/manifest_reader_test.ts
+ * compares.
+ */
+export async function parseManifestWith(
+  root: string,
+  manifestPath: string,
+  read: ReadFile,
+  options: ParseManifestOptions,
+  plain: boolean,
+): Promise<Manifest> {
   const limits = manifestLimits(options.limits);
   const rootPath = posix.normalize(manifestPath.replaceAll("\\", "/"));
   const manifest: Manifest = {
@@ -631,11 +596,11 @@ export function parseManifest(
   };
 
   /** Reads and parses one file; its imports, when it has any, to follow. */
-  const load = (
+  const load = async (
     path: string,
     chain: string[],
     importedFrom?: SourcePos,
-  ): ImportEntry[] => {
+  ): Promise<ImportEntry[]> => {
     const at = importedFrom ?? { file: path, line: 1, col: 1 };
     const verb = chain.length > 0 ? "import" : "read";
     const rule = chain.length > 0 ? "M2" : "M1";
@@ -688,7 +653,7 @@ export function parseManifest(
       limits.maxNodes - nodes,
       importedFrom,
     );
-    const file = parser.parse();
+    const file = await parser.parse(plain);
     nodes += parser.nodes;
     if (nodes > limits.maxNodes) stopped = true;
     manifest.files.push(file);
@@ -741,7 +706,7 @@ export function parseManifest(
   // chain costs no call stack.
   const stack: Frame[] = [{
     chain: [rootPath],
-    imports: load(rootPath, []),
+    imports: await load(rootPath, []),
     next: 0,
   }];
   while (stack.length > 0) {
@@ -753,7 +718,7 @@ export function parseManifest(
     const entry = frame.imports[frame.next++];
     const next = follow(entry, frame.chain);
     if (next === undefined) continue;
-    const imports = load(next, frame.chain, entry.pos);
+    const imports = await load(next, frame.chain, entry.pos);
     stack.push({ chain: [...frame.chain, next], imports, next: 0 });
   }
   return manifest;

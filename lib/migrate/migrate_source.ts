@@ -401,12 +401,14 @@ function manifestFileFor(
 }
 
 /**
- * Decides what migrating `request.files` writes. Pure. Throws an `Error`
- * only when the manifest cannot be edited safely (its message says what to
- * write by hand); a file that cannot be migrated is an outcome with
+ * Decides what migrating `request.files` writes. Pure. Rejects with an
+ * `Error` only when the manifest cannot be edited safely (its message says
+ * what to write by hand); a file that cannot be migrated is an outcome with
  * `problems`.
  */
-export function planMigrate(request: MigrateRequest): MigratePlan {
+export async function planMigrate(
+  request: MigrateRequest,
+): Promise<MigratePlan> {
   const declared = new Map<string, unknown>();
   for (const file of request.manifest.files) {
     for (const entry of file.tools) declared.set(entry.name, entry.value);
@@ -447,7 +449,7 @@ export function planMigrate(request: MigrateRequest): MigratePlan {
   if (entries.length === 0) return { files };
   const target = manifestFileFor(request.manifest);
   const before = request.read(target.path) ?? "";
-  const after = editManifestTools(before, entries, {
+  const after = await editManifestTools(before, entries, {
     file: target.path,
     newKey: target.hasKey ? undefined : BEEUNI_TOOLS.map((name) => ({
       name,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { execFile } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   readdirSync,
@@ -107,19 +107,87 @@ function realpath(path: string): string | undefined {
   }
 }
 
-/** The repo-relative paths git tracks under `root`, or an empty set outside a repository. */
-function trackedFiles(root: string): Promise<Set<string>> {
-  return new Promise((done) => {
-    execFile(
+/** A folder holding this many modules is listed once instead of each checked. */
+const LIST_FOLDER_AT = 8;
+
+/**
+ * Whether each module path names a file and where it really is. One
+ * `readdir` of a folder holding many modules stands for a `realpath` and a
+ * `stat` of each (a third of the time for 1,000 modules): a regular file in
+ * it is inside the repository exactly when the folder's real path is. Any
+ * other entry (a symlink, a folder, a missing name) is checked by itself.
+ */
+function moduleFiles(
+  root: string,
+  realRoot: string,
+  paths: Iterable<string>,
+): Map<string, { exists: boolean; insideRepo: boolean }> {
+  const byFolder = new Map<string, string[]>();
+  for (const path of paths) {
+    const folder = dirname(join(root, path));
+    const group = byFolder.get(folder);
+    if (group) group.push(path);
+    else byFolder.set(folder, [path]);
+  }
+  const facts = new Map<string, { exists: boolean; insideRepo: boolean }>();
+  for (const [folder, group] of byFolder) {
+    let files: Set<string> | undefined;
+    const realFolder = group.length >= LIST_FOLDER_AT
+      ? realpath(folder)
+      : undefined;
+    if (realFolder !== undefined) {
+      try {
+        files = new Set(
+          readdirSync(folder, { withFileTypes: true })
+            .filter((entry) => entry.isFile()).map((entry) => entry.name),
+        );
+      } catch {
+        // Checked one by one below.
+      }
+    }
+    for (const path of group) {
+      const full = join(root, path);
+      const name = basename(full);
+      if (files?.has(name)) {
+        facts.set(path, {
+          exists: true,
+          insideRepo: isInside(realRoot, join(realFolder!, name)),
+        });
+        continue;
+      }
+      const real = realpath(full);
+      facts.set(path, {
+        exists: isFile(full),
+        insideRepo: real === undefined || isInside(realRoot, real),
+      });
+    }
+  }
+  return facts;
+}
+
+/**
+ * The repo-relative paths git tracks under `root`, or an empty set outside
+ * a repository. Synchronous: on Deno the first asynchronous `execFile`
+ * costs about twice a whole `git ls-files` run, more than overlapping it
+ * with the parse saves (see docs/benchmarks.md).
+ */
+function trackedFiles(root: string): Set<string> {
+  let stdout: string;
+  try {
+    stdout = execFileSync(
       "git",
       ["-c", "core.quotepath=off", "ls-files", "-z", "--cached"],
-      { cwd: root, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
-      (error, stdout) => {
-        if (error) return done(new Set());
-        done(new Set(stdout.split("\0").filter((line) => line !== "")));
+      {
+        cwd: root,
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
       },
     );
-  });
+  } catch {
+    return new Set();
+  }
+  return new Set(stdout.split("\0").filter((line) => line !== ""));
 }
 
 /**
@@ -143,8 +211,6 @@ export async function loadProject(
   const manifestFile = locateManifest(options.cwd, options.manifest);
   const root = dirname(manifestFile);
   const realRoot = realpath(root) ?? root;
-  // Ask git while the manifest is parsed.
-  const tracking = options.tracking === false ? undefined : trackedFiles(root);
 
   const limits = manifestLimits(options.limits);
 
@@ -170,24 +236,25 @@ export async function loadProject(
     }
     return readFileSync(real, "utf8");
   };
-  const manifest = parseManifest(root, basename(manifestFile), read, {
+  const manifest = await parseManifest(root, basename(manifestFile), read, {
     limits,
   });
 
-  const tracked = await tracking;
-  const modules: Record<string, ModuleFacts> = {};
+  const tracked = options.tracking === false ? undefined : trackedFiles(root);
+  const paths = new Set<string>();
   for (const file of manifest.files) {
     for (const entry of file.tools) {
       const path = modulePath(entry.value);
-      if (path === undefined || path in modules) continue;
-      const full = join(root, path);
-      const real = realpath(full);
-      modules[path] = {
-        exists: isFile(full),
-        insideRepo: real === undefined || isInside(realRoot, real),
-        tracked: tracked === undefined || tracked.has(path),
-      };
+      if (path !== undefined) paths.add(path);
     }
+  }
+  const onDisk = moduleFiles(root, realRoot, paths);
+  const modules: Record<string, ModuleFacts> = {};
+  for (const path of paths) {
+    modules[path] = {
+      ...onDisk.get(path)!,
+      tracked: tracked === undefined || tracked.has(path),
+    };
   }
   let legacyTools: string[] = [];
   try {

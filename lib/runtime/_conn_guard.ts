@@ -17,14 +17,9 @@
 import { readFileSync } from "node:fs";
 import { clearInterval, setInterval } from "node:timers";
 import type { ConnectionLimits } from "./types.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "./_conn_defaults.ts";
 
-/** The connection limits a server uses when none are given. */
-export const DEFAULT_CONNECTION_LIMITS: Readonly<Required<ConnectionLimits>> =
-  Object.freeze({
-    maxConnections: 512,
-    headerTimeoutMs: 10_000,
-    idleTimeoutMs: 5_000,
-  });
+export { DEFAULT_CONNECTION_LIMITS };
 
 /** A connection as the guard sees it: something it can close. */
 export interface GuardedSocket {

@@ -35,13 +35,18 @@ async function readStdin(): Promise<string> {
 /** The real standard streams, environment and directory of this process. */
 export function processIo(): Io {
   const noColor = (process.env.NO_COLOR ?? "") !== "";
+  let color: boolean | undefined;
   return {
     cwd: process.cwd(),
     env: { ...process.env },
     stdout: (text) => writeAll(1, text),
     stderr: (text) => writeAll(2, text),
     readStdin,
-    color: !noColor && process.stdout.isTTY === true,
+    // Asked only when something would be coloured: on Bun the first
+    // `process.stdout` costs about Bun's whole start-up.
+    get color(): boolean {
+      return color ??= !noColor && process.stdout.isTTY === true;
+    },
   };
 }
 

@@ -10,7 +10,7 @@
 import process from "node:process";
 import type { Runtime } from "./types.ts";
 import { args, exit, onTerminate, processIo, watchDirs } from "./_node_io.ts";
-import { serveNodeHttp } from "./_node_http.ts";
+import { serve } from "./_serve.ts";
 
 /** The part of Bun's global API this adapter uses. */
 interface BunApi {
@@ -28,7 +28,7 @@ export const bunRuntime: Runtime = {
   args,
   io: processIo,
   exit,
-  serve: serveNodeHttp,
+  serve,
   onTerminate,
   watchDirs,
   execPath: () => process.execPath,

@@ -8,7 +8,7 @@
  */
 
 import type { Io, Runtime, Watcher } from "./types.ts";
-import { serveNodeHttp } from "./_node_http.ts";
+import { serve } from "./_serve.ts";
 
 const encoder = new TextEncoder();
 
@@ -82,7 +82,7 @@ export const denoRuntime: Runtime = {
   args: () => [...Deno.args],
   io,
   exit: (code) => Deno.exit(code),
-  serve: serveNodeHttp,
+  serve,
   onTerminate,
   watchDirs,
   execPath: () => Deno.execPath(),

@@ -19,9 +19,6 @@
  * @module
  */
 
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import process from "node:process";
 import type { Runtime, RuntimeName } from "./types.ts";
 
 export type {
@@ -34,13 +31,30 @@ export type {
   Server,
   Watcher,
 } from "./types.ts";
-export { DEFAULT_CONNECTION_LIMITS } from "./_conn_guard.ts";
+export { DEFAULT_CONNECTION_LIMITS } from "./_conn_defaults.ts";
 export {
   MIN_NODE_VERSION,
   nodeVersionProblem,
   nodeVersionSupported,
 } from "./_versions.ts";
 import { nodeVersionProblem } from "./_versions.ts";
+
+// No static `node:*` import here: this face is on the path of every
+// command, `beeuni --help` included, and on Deno the first `node:*` module
+// a program loads costs more than Deno's whole start-up (see
+// docs/benchmarks.md). Node.js's modules are reached through the
+// `process` global, which every Node.js the toolkit supports has.
+
+/** Node.js's `process`, as far as this face reads it. */
+interface NodeProcess {
+  versions: { node?: string };
+  argv: string[];
+  getBuiltinModule?(id: string): unknown;
+}
+
+function nodeProcess(): NodeProcess | undefined {
+  return (globalThis as { process?: NodeProcess }).process;
+}
 
 /** Which runtime runs this code. */
 export function runtimeName(): RuntimeName {
@@ -56,9 +70,8 @@ export function runtimeName(): RuntimeName {
  * print it and exit with 1 before they load anything else.
  */
 export function runtimeProblem(): string | undefined {
-  return runtimeName() === "node"
-    ? nodeVersionProblem(process.versions.node)
-    : undefined;
+  if (runtimeName() !== "node") return undefined;
+  return nodeVersionProblem(nodeProcess()?.versions.node ?? "0.0.0");
 }
 
 /** The adapter of the runtime that runs this code. */
@@ -73,9 +86,12 @@ export async function loadRuntime(): Promise<Runtime> {
   }
 }
 
-function realPath(path: string): string {
+function realPath(process: NodeProcess, path: string): string {
+  const fs = process.getBuiltinModule?.("node:fs") as
+    | { realpathSync(path: string): string }
+    | undefined;
   try {
-    return realpathSync(path);
+    return fs?.realpathSync(path) ?? path;
   } catch {
     return path;
   }
@@ -89,7 +105,16 @@ function realPath(path: string): string {
 export function isMainModule(meta: ImportMeta): boolean {
   const main = (meta as { main?: unknown }).main;
   if (typeof main === "boolean") return main;
-  const script = process.argv[1];
-  if (script === undefined || !meta.url.startsWith("file:")) return false;
-  return realPath(script) === realPath(fileURLToPath(meta.url));
+  // Only a Node.js before 24.2 gets here.
+  const process = nodeProcess();
+  const script = process?.argv[1];
+  if (!process || script === undefined || !meta.url.startsWith("file:")) {
+    return false;
+  }
+  const url = process.getBuiltinModule?.("node:url") as
+    | { fileURLToPath(url: string): string }
+    | undefined;
+  const path = url?.fileURLToPath(meta.url) ??
+    decodeURIComponent(new URL(meta.url).pathname);
+  return realPath(process, script) === realPath(process, path);
 }

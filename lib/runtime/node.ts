@@ -9,7 +9,7 @@
 import process from "node:process";
 import type { Runtime } from "./types.ts";
 import { args, exit, onTerminate, processIo, watchDirs } from "./_node_io.ts";
-import { serveNodeHttp } from "./_node_http.ts";
+import { serve } from "./_serve.ts";
 
 /** The toolkit's view of Node.js. */
 export const nodeRuntime: Runtime = {
@@ -18,7 +18,7 @@ export const nodeRuntime: Runtime = {
   args,
   io: processIo,
   exit,
-  serve: serveNodeHttp,
+  serve,
   onTerminate,
   watchDirs,
   execPath: () => process.execPath,
