@@ -807,10 +807,7 @@ Deno.test("a new imported file in a new folder is watched after the reload that 
   // The reload's log line may follow its first answers by a moment.
   await waitFor(
     "the reload's log line",
-    () =>
-      Promise.resolve(
-        /after a change to config\/more\.yaml/.test(daemon.stderr()),
-      ),
+    () => /after a change to config\/more\.yaml/.test(daemon.stderr()),
   );
   assert.ok(!daemon.stderr().includes("data.json"));
   assert.ok(!daemon.stderr().includes("notes.json"));
