@@ -33,10 +33,43 @@ export const ENV: Record<string, string> = {
 };
 
 /** Runs `beeuni tools migrate` in `dir` with the shared test cache. */
-export function migrate(dir: string, args: string[] = []): Promise<RunResult> {
+export async function migrate(
+  dir: string,
+  args: string[] = [],
+): Promise<RunResult> {
+  await pluginInstalled();
   return beeuni(dir, ["tools", "migrate", ...args], {
     env: { XDG_CACHE_HOME: TEST_XDG_CACHE, ...ENV },
   });
+}
+
+let installing: Promise<void> | undefined;
+
+/**
+ * Has the command install its plugin package into the shared cache once,
+ * by migrating a throwaway tool, so every test's own run reads exactly what
+ * a run with the package in place prints (the install line has a test of
+ * its own).
+ */
+function pluginInstalled(): Promise<void> {
+  installing ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "beeuni_migrate_warm_" });
+    try {
+      const tools = join(dir, "harnesses/opencode/tools");
+      await Deno.mkdir(tools, { recursive: true });
+      await Deno.writeTextFile(join(dir, "beeuni.yaml"), "agents: {}\n");
+      await Deno.copyFile(join(FIXTURES, "ping.ts"), join(tools, "ping.ts"));
+      const result = await beeuni(dir, ["tools", "migrate"], {
+        env: { XDG_CACHE_HOME: TEST_XDG_CACHE, ...ENV },
+      });
+      if (result.code !== 0) {
+        throw new Error(`cannot install the plugin package: ${result.stderr}`);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  })();
+  return installing;
 }
 
 /** The plugin version opencode 1.18.33 ships. */
