@@ -3,6 +3,7 @@
 
 import { join } from "node:path";
 import { CLI, REPO_ROOT } from "./_helpers.ts";
+import { testCacheEnv } from "./_npm_cache.ts";
 
 /** Absolute path of `daemon.ts`. */
 export const DAEMON: string = join(REPO_ROOT, "daemon.ts");
@@ -109,6 +110,7 @@ export async function startDaemon(
     env: {
       NO_COLOR: "1",
       RUST_BACKTRACE: "0",
+      ...testCacheEnv(),
       XDG_STATE_HOME: state,
       // The daemon writes opencode's plugin under XDG_CONFIG_HOME: keep it here.
       XDG_CONFIG_HOME: join(state, "config"),

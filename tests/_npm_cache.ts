@@ -7,9 +7,47 @@ import { join } from "node:path";
 
 /** The cache folder holding the npm install of `name@version`. */
 export function npmCacheDir(name: string, version: string): string {
+  return join(testCacheRoot(), `${name}-${version}`);
+}
+
+/**
+ * The folder of the tests' own caches, `~/.cache/beeuni-test` (under
+ * `$XDG_CACHE_HOME` when set): installs, and what the programs the tests run
+ * keep between runs.
+ */
+export function testCacheRoot(): string {
   const xdg = Deno.env.get("XDG_CACHE_HOME");
   const base = xdg && xdg.startsWith("/") ? xdg : join(homedir(), ".cache");
-  return join(base, "beeuni-test", `${name}-${version}`);
+  return join(base, "beeuni-test");
+}
+
+/**
+ * Variables that keep what a program run by the tests writes for itself in
+ * the tests' cache instead of the user's home: `beeuni tools migrate`'s
+ * plugin install (`XDG_CACHE_HOME`), Bun's transpiler cache
+ * (`~/.bun/install/cache` by default).
+ */
+export function testCacheEnv(): Record<string, string> {
+  return {
+    XDG_CACHE_HOME: join(testCacheRoot(), "xdg-cache"),
+    BUN_RUNTIME_TRANSPILER_CACHE_PATH: join(testCacheRoot(), "bun-transpiler"),
+  };
+}
+
+/**
+ * A home of its own for a program the tests run that writes into its home
+ * (Chromium's crash reports, an npm package's install script): `HOME` and
+ * the XDG folders under `<test cache>/homes/<name>`.
+ */
+export function testHomeEnv(name: string): Record<string, string> {
+  const home = join(testCacheRoot(), "homes", name);
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+  };
 }
 
 const installs = new Map<string, Promise<string>>();
@@ -64,6 +102,13 @@ async function installInto(
   await Deno.mkdir(staging, { recursive: true });
   const out = await new Deno.Command("npm", {
     args: ["install", "--prefix", staging, spec, "--no-audit", "--no-fund"],
+    // Install scripts (opencode's) write into their home: not the user's.
+    // npm keeps its own download cache where it always is.
+    env: {
+      ...testHomeEnv("npm-install"),
+      npm_config_cache: Deno.env.get("npm_config_cache") ??
+        join(homedir(), ".npm"),
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();

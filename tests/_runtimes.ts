@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { git, REPO_ROOT, type RunResult } from "./_helpers.ts";
-import { npmBin } from "./_npm_cache.ts";
+import { npmBin, testCacheEnv } from "./_npm_cache.ts";
 import { loadPluginFile, pluginContext } from "./_opencode.ts";
 import { main } from "../lib/cli/mod.ts";
 import { BIG_OUTPUT_TOOL } from "./_big_output.ts";
@@ -82,7 +82,7 @@ export async function runArgv(
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...env },
+    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...testCacheEnv(), ...env },
   }).spawn();
   if (stdin !== undefined) {
     const writer = child.stdin.getWriter();

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { npmBin, npmCacheDir } from "./_npm_cache.ts";
+import { npmBin, npmCacheDir, testHomeEnv } from "./_npm_cache.ts";
 
 /** The playwright-core release the tests drive Chromium with. */
 export const PLAYWRIGHT_VERSION = "1.65.1";
@@ -48,6 +48,8 @@ export async function launchChromium(): Promise<Browser> {
   return await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Chromium writes crash-report settings and a dconf cache into its home.
+    env: { ...Deno.env.toObject(), ...testHomeEnv("chromium") },
     args: [
       "--no-sandbox",
       "--disable-gpu",
