@@ -4,83 +4,25 @@
 //
 //   deno bench -A bench/validate_bench.ts
 
-import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { loadProject } from "../lib/project/mod.ts";
+import { generateBigProject } from "./_big_project.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const CLI = join(REPO_ROOT, "cli.ts");
-const FILES = 20;
-const TOOLS_PER_FILE = 50;
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-/** A git repository with a root manifest importing 20 files of 50 tools each. */
+/** A git repository holding the 1,000-tool project and an empty script. */
 function generate(): string {
   const dir = join(
     tmpdir(),
     `beeuni_bench_${process.pid}_${Date.now().toString(36)}`,
   );
-  const imports: string[] = [];
-  for (let f = 0; f < FILES; f++) {
-    const lines = ["tools:"];
-    for (let t = 0; t < TOOLS_PER_FILE; t++) {
-      const name = `tool_${f}_${t}`;
-      lines.push(`  ${name}: tools/group_${f}/${name}.ts`);
-      write(
-        join(dir, `tools/group_${f}/${name}.ts`),
-        `export default {\n  description: "Tool ${name}.",\n  parameters: { type: "object", properties: {} },\n  execute() {\n    return "${name}";\n  },\n};\n`,
-      );
-    }
-    lines.push(
-      "agents:",
-      `  agent_${f}:`,
-      `    tools: [read, grep, web_search, tool_${f}_0, tool_${f}_1]`,
-      `    secrets: [KEY_${f}]`,
-      `  excluder_${f}:`,
-      `    tools: { exclude: [bash, tool_${f}_2] }`,
-    );
-    const path = `config/tools_${String(f).padStart(2, "0")}.yaml`;
-    write(join(dir, path), `${lines.join("\n")}\n`);
-    imports.push(`  - ${path}`);
-  }
-  write(
-    join(dir, "beeuni.yaml"),
-    [
-      "imports:",
-      ...imports,
-      "tools:",
-      "  web_search: beeuni:web_search",
-      "  image_search: beeuni:image_search",
-      "  scrape_webpage: beeuni:scrape_webpage",
-      "  memory: beeuni:memory",
-      "  show: beeuni:show",
-      "",
-    ].join("\n"),
-  );
-  write(join(dir, "empty.ts"), "");
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: dir,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "Bench",
-        GIT_AUTHOR_EMAIL: "bench@example.invalid",
-        GIT_COMMITTER_NAME: "Bench",
-        GIT_COMMITTER_EMAIL: "bench@example.invalid",
-      },
-    });
-  git("init", "-q", "-b", "main");
-  git("add", ".");
-  git("commit", "-q", "-m", "generated");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "empty.ts"), "");
+  generateBigProject(dir);
   return dir;
 }
 
