@@ -2,10 +2,9 @@
 // `beeuni.yaml` imports 20 files of 50 project tools each (1,000 tool
 // modules, all tracked), plus the five Beeuni tools and 40 agents.
 
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import process from "node:process";
+import { gitCommitAll } from "./_git.ts";
 
 const FILES = 20;
 const TOOLS_PER_FILE = 50;
@@ -54,19 +53,5 @@ export function generateBigProject(dir: string): void {
       "",
     ].join("\n"),
   );
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: dir,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "Bench",
-        GIT_AUTHOR_EMAIL: "bench@example.invalid",
-        GIT_COMMITTER_NAME: "Bench",
-        GIT_COMMITTER_EMAIL: "bench@example.invalid",
-      },
-    });
-  git("init", "-q", "-b", "main");
-  git("add", ".");
-  git("commit", "-q", "-m", "generated");
+  gitCommitAll(dir);
 }

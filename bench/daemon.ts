@@ -15,11 +15,11 @@
 //
 //   deno run -A bench/daemon.ts [--quick]
 
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gitCommitAll } from "./_git.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DAEMON = join(REPO_ROOT, "daemon.ts");
@@ -38,19 +38,6 @@ const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
-}
-
-function gitCommitAll(dir: string): void {
-  const env = {
-    ...Deno.env.toObject(),
-    GIT_AUTHOR_NAME: "Bench",
-    GIT_AUTHOR_EMAIL: "bench@example.invalid",
-    GIT_COMMITTER_NAME: "Bench",
-    GIT_COMMITTER_EMAIL: "bench@example.invalid",
-  };
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir, env });
-  execFileSync("git", ["add", "-A"], { cwd: dir, env });
-  execFileSync("git", ["commit", "-q", "-m", "bench"], { cwd: dir, env });
 }
 
 function toolSource(name: string): string {

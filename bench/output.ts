@@ -18,7 +18,6 @@
 //     [--shape lines|line] [--runner-heap-mb 1024] [--tmp-max-bytes N]
 //     [--exec <binary>]
 
-import { execFileSync } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -30,6 +29,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { gitCommitAll } from "./_git.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
@@ -79,16 +79,7 @@ function project(root: string): string {
   const dir = join(root, "project");
   write(join(dir, "tools/big.ts"), toolSource());
   write(join(dir, "beeuni.yaml"), "tools:\n  big: tools/big.ts\n");
-  const env = {
-    ...Deno.env.toObject(),
-    GIT_AUTHOR_NAME: "Bench",
-    GIT_AUTHOR_EMAIL: "bench@example.invalid",
-    GIT_COMMITTER_NAME: "Bench",
-    GIT_COMMITTER_EMAIL: "bench@example.invalid",
-  };
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir, env });
-  execFileSync("git", ["add", "-A"], { cwd: dir, env });
-  execFileSync("git", ["commit", "-q", "-m", "bench"], { cwd: dir, env });
+  gitCommitAll(dir);
   return dir;
 }
 

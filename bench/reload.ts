@@ -17,12 +17,12 @@
 //
 //   deno run -A bench/reload.ts [--quick] [--tools N] [--compare ../old/daemon.ts]
 
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { gitCommitAll } from "./_git.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values: flags } = parseArgs({
@@ -75,16 +75,7 @@ function generateProject(dir: string): void {
     write(join(dir, `tools/tool_${i}.ts`), toolSource("v0"));
   }
   write(join(dir, "beeuni.yaml"), manifestSource());
-  const env = {
-    ...Deno.env.toObject(),
-    GIT_AUTHOR_NAME: "Bench",
-    GIT_AUTHOR_EMAIL: "bench@example.invalid",
-    GIT_COMMITTER_NAME: "Bench",
-    GIT_COMMITTER_EMAIL: "bench@example.invalid",
-  };
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir, env });
-  execFileSync("git", ["add", "-A"], { cwd: dir, env });
-  execFileSync("git", ["commit", "-q", "-m", "bench"], { cwd: dir, env });
+  gitCommitAll(dir);
 }
 
 function median(values: number[]): number {
