@@ -14,6 +14,7 @@
  * @module
  */
 
+import { isProcessRunning } from "./process_running.ts";
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -57,21 +58,10 @@ function readLock(lock: string): SeenLock | undefined {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // Only ESRCH says it is gone (EPERM: it runs, as another user; an
-    // error without a code: not allowed to ask, so assume it runs).
-    return (error as { code?: string }).code !== "ESRCH";
-  }
-}
-
 function isStale(seen: SeenLock, staleMs: number): boolean {
   if (seen.ageMs > staleMs) return true;
   if (seen.pid === undefined) return seen.ageMs > EMPTY_LOCK_MS;
-  return seen.pid !== process.pid && !isRunning(seen.pid);
+  return seen.pid !== process.pid && !isProcessRunning(seen.pid);
 }
 
 /** Removes `lock` if it still holds `seenText`; puts back a lock taken meanwhile. */

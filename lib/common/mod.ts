@@ -28,6 +28,7 @@ export {
   stateDir,
 } from "./dirs.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export { isProcessRunning } from "./process_running.ts";
 export {
   removeStaleTemps,
   STALE_TEMP_MS,

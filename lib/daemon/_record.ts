@@ -16,9 +16,9 @@
 
 import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import process from "node:process";
 import {
   type Env,
+  isProcessRunning,
   projectKey,
   removeStaleTemps,
   stateDir,
@@ -30,16 +30,6 @@ import type { DaemonEntry, DaemonRecord } from "../opencode/mod.ts";
 /** The daemon record of the project at `root`. */
 export function daemonRecordFile(root: string, env: Env): string {
   return join(stateDir(env), "daemon", `${projectKey(root)}.daemon.json`);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // Only ESRCH says it is gone.
-    return (error as { code?: string }).code !== "ESRCH";
-  }
 }
 
 function readEntries(path: string): DaemonEntry[] {
@@ -64,7 +54,7 @@ function update(
     // Every writer of the record holds its lock: any temporary file is a leftover.
     removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
     const entries = change(
-      readEntries(path).filter((entry) => isRunning(entry.pid)),
+      readEntries(path).filter((entry) => isProcessRunning(entry.pid)),
     );
     if (entries.length === 0) rmSync(path, { force: true });
     else {

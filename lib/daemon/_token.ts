@@ -25,6 +25,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import process from "node:process";
 import {
   type Env,
+  isProcessRunning,
   projectKey,
   removeStaleTemps,
   stateDir,
@@ -63,16 +64,6 @@ function readToken(path: string): string | undefined {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // Only ESRCH says it is gone; when in doubt, it still uses the file.
-    return (error as { code?: string }).code !== "ESRCH";
-  }
-}
-
 /** How many daemons still use `path`; the files of those that are gone are removed. */
 function countHolders(path: string): number {
   const dir = dirname(path);
@@ -90,7 +81,7 @@ function countHolders(path: string): number {
       name.slice(prefix.length),
     )?.[1];
     if (pid === undefined) continue;
-    if (isRunning(Number(pid))) live++;
+    if (isProcessRunning(Number(pid))) live++;
     else rmSync(join(dir, name), { force: true });
   }
   return live;
