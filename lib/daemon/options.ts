@@ -134,7 +134,15 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument "${positionals[0]}"`);
   }
-  const port = positiveInteger(values.port as string | undefined, "--port", 0);
+  // A flag's whole-number value, at least `min`, or undefined when absent.
+  const number = (flag: string, min = 1) =>
+    positiveInteger(values[flag] as string | undefined, `--${flag}`, min);
+  // A flag's path, resolved from `cwd`, or undefined when absent.
+  const path = (flag: string) =>
+    values[flag] === undefined
+      ? undefined
+      : resolve(cwd, values[flag] as string);
+  const port = number("port", 0);
   if (port !== undefined && port > 65535) {
     throw new UsageError(`--port must be at most 65535, got "${port}"`);
   }
@@ -157,83 +165,33 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   }
   return {
     dir,
-    manifest: values.manifest === undefined
-      ? undefined
-      : resolve(cwd, values.manifest as string),
+    manifest: path("manifest"),
     port: port ?? 0,
     hostname,
     allowRemote,
-    tokenFile: values["token-file"] === undefined
-      ? undefined
-      : resolve(cwd, values["token-file"] as string),
-    maxBodyBytes: positiveInteger(
-      values["max-body-bytes"] as string | undefined,
-      "--max-body-bytes",
-      1,
-    ),
-    timeoutMs: positiveInteger(
-      values["timeout-ms"] as string | undefined,
-      "--timeout-ms",
-      1,
-    ),
+    tokenFile: path("token-file"),
+    maxBodyBytes: number("max-body-bytes"),
+    timeoutMs: number("timeout-ms"),
     connections: {
-      maxConnections: positiveInteger(
-        values["max-connections"] as string | undefined,
-        "--max-connections",
-        1,
-      ),
-      headerTimeoutMs: positiveInteger(
-        values["header-timeout-ms"] as string | undefined,
-        "--header-timeout-ms",
-        1,
-      ),
-      idleTimeoutMs: positiveInteger(
-        values["idle-timeout-ms"] as string | undefined,
-        "--idle-timeout-ms",
-        1,
-      ),
+      maxConnections: number("max-connections"),
+      headerTimeoutMs: number("header-timeout-ms"),
+      idleTimeoutMs: number("idle-timeout-ms"),
     },
     validateArgs: values.validate === true,
     watch: values["no-watch"] !== true,
-    opencodeConfigDir: values["opencode-config-dir"] === undefined
-      ? undefined
-      : resolve(cwd, values["opencode-config-dir"] as string),
+    opencodeConfigDir: path("opencode-config-dir"),
     opencodeGlobal: values["opencode-global"] === true,
     opencode: values["no-opencode"] !== true,
     runners: {
       allowRun: values["allow-run"] === true,
       allowRead: paths(values["allow-read"], cwd),
       allowWrite: paths(values["allow-write"], cwd),
-      maxRunners: positiveInteger(
-        values["max-runners"] as string | undefined,
-        "--max-runners",
-        1,
-      ),
-      runnerMemoryMb: positiveInteger(
-        values["runner-memory-mb"] as string | undefined,
-        "--runner-memory-mb",
-        1,
-      ),
-      heapMb: positiveInteger(
-        values["runner-heap-mb"] as string | undefined,
-        "--runner-heap-mb",
-        16,
-      ),
-      idleMs: positiveInteger(
-        values["runner-idle-ms"] as string | undefined,
-        "--runner-idle-ms",
-        1,
-      ),
-      tmpMaxBytes: positiveInteger(
-        values["tmp-max-bytes"] as string | undefined,
-        "--tmp-max-bytes",
-        1,
-      ),
-      tmpRetentionMs: positiveInteger(
-        values["tmp-retention-ms"] as string | undefined,
-        "--tmp-retention-ms",
-        1,
-      ),
+      maxRunners: number("max-runners"),
+      runnerMemoryMb: number("runner-memory-mb"),
+      heapMb: number("runner-heap-mb", 16),
+      idleMs: number("runner-idle-ms"),
+      tmpMaxBytes: number("tmp-max-bytes"),
+      tmpRetentionMs: number("tmp-retention-ms"),
     },
   };
 }
