@@ -16,6 +16,8 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
+import { timeoutOption } from "./_timeout_option.ts";
+import { toolEnv } from "../common/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { startReloader } from "../daemon/mod.ts";
@@ -64,23 +66,12 @@ export const mcpCommand: Command = {
     if (agent === "" || agent.length > 128 || /[\x00-\x1f\x7f/]/.test(agent)) {
       throw new UsageError(`--agent must be an agent's name, got "${agent}"`);
     }
-    const timeoutText = values["timeout-ms"] as string | undefined;
-    if (timeoutText !== undefined && !/^[1-9]\d*$/.test(timeoutText)) {
-      throw new UsageError(
-        `--timeout-ms must be a whole number of milliseconds, got "${timeoutText}"`,
-      );
-    }
+    const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);
     const manifestFile = locateManifest(
       io.cwd,
       values.manifest as string | undefined,
     );
     const root = dirname(manifestFile);
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(io.env)) {
-      if (value !== undefined && key !== "BEEUNI_DAEMON_TOKEN") {
-        env[key] = value;
-      }
-    }
     const log = (line: string) => io.stderr(line + "\n");
     const runtime = await loadRuntime();
     // Loaded on demand, so other `beeuni` commands stay quick.
@@ -92,8 +83,8 @@ export const mcpCommand: Command = {
       directory: root,
       manifest: manifestFile,
       validateArgs: values.validate === true,
-      timeoutMs: timeoutText === undefined ? undefined : Number(timeoutText),
-      env,
+      timeoutMs,
+      env: toolEnv(io.env),
       secrets: () => readSecrets(root, io.env),
       log,
     });

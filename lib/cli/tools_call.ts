@@ -14,7 +14,8 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
-import { escapeControl } from "../common/mod.ts";
+import { timeoutOption } from "./_timeout_option.ts";
+import { escapeControl, toolEnv } from "../common/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
@@ -147,12 +148,7 @@ Options:
       : argsText === "-"
       ? parseArgsJson(await io.readStdin(), "standard input")
       : parseArgsJson(argsText, "--args");
-    const timeoutText = values["timeout-ms"] as string | undefined;
-    if (timeoutText !== undefined && !/^[1-9]\d*$/.test(timeoutText)) {
-      throw new UsageError(
-        `--timeout-ms must be a whole number of milliseconds, got "${timeoutText}"`,
-      );
-    }
+    const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);
     const agent = (values.agent as string | undefined) ?? DEFAULT_AGENT;
     if (agent === "") throw new UsageError("--agent must not be empty");
     const sessionId = (values.session as string | undefined) ??
@@ -164,12 +160,6 @@ Options:
       values.manifest as string | undefined,
     );
     const root = dirname(manifestFile);
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(io.env)) {
-      if (value !== undefined && key !== "BEEUNI_DAEMON_TOKEN") {
-        env[key] = value;
-      }
-    }
     const verbose = values.verbose === true;
     // Loaded on demand, so other `beeuni` commands stay quick.
     const { createHost } = await import("../host/mod.ts");
@@ -177,8 +167,8 @@ Options:
       directory: root,
       manifest: manifestFile,
       validateArgs: values.validate === true,
-      timeoutMs: timeoutText === undefined ? undefined : Number(timeoutText),
-      env,
+      timeoutMs,
+      env: toolEnv(io.env),
       secrets: () => readSecrets(root, io.env),
       log: (line) => {
         if (verbose) io.stderr(line + "\n");

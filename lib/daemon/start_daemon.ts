@@ -8,7 +8,7 @@
 
 import { dirname } from "node:path";
 import process from "node:process";
-import { errorMessage, isLoopbackHostname } from "../common/mod.ts";
+import { errorMessage, isLoopbackHostname, toolEnv } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
@@ -105,20 +105,8 @@ export interface RunningDaemon {
   closeNow(): void;
 }
 
-/** Environment variables tool modules never see. */
-const HIDDEN_ENV = ["BEEUNI_DAEMON_TOKEN"];
-
 function formatDiagnostic(d: Diagnostic): string {
   return `  ${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
-}
-
-/** The process environment less what tools must not see. */
-function toolEnv(env: Io["env"]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && !HIDDEN_ENV.includes(key)) out[key] = value;
-  }
-  return out;
 }
 
 async function defaultRuntime(): Promise<DaemonRuntime> {
