@@ -20,7 +20,7 @@ import { timeoutOption } from "./_timeout_option.ts";
 import { toolEnv } from "../common/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { locateManifest } from "../project/mod.ts";
-import { startReloader } from "../daemon/mod.ts";
+import { reloadLogger, startReloader } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
 const USAGE = `Usage: beeuni mcp [--manifest PATH] [--agent NAME] [options]
@@ -106,24 +106,11 @@ export const mcpCommand: Command = {
       prepare: () => host.prepare(),
       watchDirs: runtime.watchDirs,
       log,
-      async reload(what, changed) {
-        const result = await host.reload({ changed });
-        if (!result.ok) {
-          log(
-            `[mcp] not reloaded after a change to ${what}: the previous tools keep serving; fix the manifest and save again`,
-          );
-          return result.manifest;
-        }
-        const names = host.list(agent).map((tool) => tool.name);
-        log(
-          result.changed
-            ? `[mcp] reloaded after a change to ${what}: ${names.length} tools (${
-              names.join(", ")
-            })`
-            : `[mcp] reloaded after a change to ${what}: tool set unchanged`,
-        );
-        return host.manifest();
-      },
+      reload: reloadLogger(host, {
+        tag: "mcp",
+        names: () => host.list(agent).map((tool) => tool.name),
+        log,
+      }),
     });
     let stop: (() => void) | undefined;
     const signalled = new Promise<string>((resolve) => {

@@ -18,3 +18,4 @@ export {
   type ReloaderOptions,
   startReloader,
 } from "./_reloader.ts";
+export { reloadLogger, type ReloadLogOptions } from "./_reload_log.ts";

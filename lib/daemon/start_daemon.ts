@@ -12,7 +12,6 @@ import { errorMessage, isLoopbackHostname, toolEnv } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
-import type { Diagnostic, Manifest } from "../manifest/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { readSecrets, secretsFile } from "../secrets/mod.ts";
 import {
@@ -26,6 +25,7 @@ import { createMcpHttp } from "../mcp/mod.ts";
 import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
+import { reloadLogger } from "./_reload_log.ts";
 import { daemonRecordFile, publishDaemon } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 
@@ -105,10 +105,6 @@ export interface RunningDaemon {
   closeNow(): void;
 }
 
-function formatDiagnostic(d: Diagnostic): string {
-  return `  ${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
-}
-
 async function defaultRuntime(): Promise<DaemonRuntime> {
   const { loadRuntime } = await import("../runtime/mod.ts");
   return await loadRuntime();
@@ -126,51 +122,6 @@ function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(
     Object.entries(record).filter(([, value]) => value !== undefined),
   ) as Partial<T>;
-}
-
-/** Logs what one reload did. */
-function reloadLogger(
-  host: Host,
-  log: (line: string) => void,
-  after: () => void,
-) {
-  return async (
-    what: string,
-    changed: string[],
-  ): Promise<Manifest | undefined> => {
-    try {
-      const result = await host.reload({ changed });
-      if (result.ok) {
-        const names = host.list().map((tool) => tool.name);
-        log(
-          result.changed
-            ? `[daemon] reloaded after a change to ${what}: ${names.length} tools (${
-              names.join(", ")
-            })`
-            : `[daemon] reloaded after a change to ${what}: tool set unchanged`,
-        );
-        for (const d of result.diagnostics) log(formatDiagnostic(d));
-        after();
-      } else if (result.error !== undefined) {
-        log(
-          `[daemon] not reloaded after a change to ${what}: ${result.error}; the previous tools keep serving`,
-        );
-      } else {
-        log(
-          `[daemon] not reloaded after a change to ${what}: the previous tools keep serving; fix these and save again:`,
-        );
-        for (const d of result.diagnostics) log(formatDiagnostic(d));
-      }
-      return result.manifest;
-    } catch (error) {
-      log(
-        `[daemon] not reloaded after a change to ${what}: ${
-          errorMessage(error)
-        }; the previous tools keep serving`,
-      );
-      return undefined;
-    }
-  };
 }
 
 /**
@@ -317,7 +268,12 @@ export async function startDaemon(
     debounceMs: options.debounceMs ?? 150,
     prepare: () => host.prepare(),
     watchDirs: runtime.watchDirs,
-    reload: reloadLogger(host, log, writeOpencode),
+    reload: reloadLogger(host, {
+      tag: "daemon",
+      names: () => host.list().map((tool) => tool.name),
+      log,
+      after: writeOpencode,
+    }),
     log,
   });
 
