@@ -30,6 +30,7 @@ export {
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { toolEnv } from "./tool_env.ts";
+export { readAtMost } from "./read_at_most.ts";
 export {
   removeStaleTemps,
   STALE_TEMP_MS,

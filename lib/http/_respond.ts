@@ -1,5 +1,6 @@
 // JSON answers and reading request bodies within a limit.
 
+import { readAtMost } from "../common/mod.ts";
 import { HttpError } from "./call_body.ts";
 
 /** A JSON response: the body on one line, no caching. */
@@ -39,27 +40,12 @@ async function readChunked(
   body: ReadableStream<Uint8Array>,
   limit: number,
 ): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new HttpError(
-        413,
-        `request body too large: over ${limit} bytes, the limit`,
-      );
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  const bytes = await readAtMost(body, limit);
+  if (bytes === undefined) {
+    throw new HttpError(
+      413,
+      `request body too large: over ${limit} bytes, the limit`,
+    );
   }
   return bytes;
 }

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { readAtMost } from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -204,28 +205,8 @@ async function readBody(request: Request, limit: number): Promise<string> {
   // quickest read (bytes that are not UTF-8 read as U+FFFD, and then fail
   // as JSON unless they sit inside a string).
   if (declared !== null || request.body === null) return await request.text();
-  let bytes: Uint8Array;
-  {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const reader = request.body.getReader();
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        tooLarge();
-      }
-      chunks.push(value);
-    }
-    bytes = new Uint8Array(total);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-  }
+  const bytes = await readAtMost(request.body, limit);
+  if (bytes === undefined) return tooLarge();
   return utf8.decode(bytes);
 }
 
