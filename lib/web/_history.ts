@@ -3,17 +3,10 @@
 
 import type { CallOutcome, HostEvent } from "../host/mod.ts";
 
-/** One call as the history keeps it. */
-export interface CallRecord {
-  id: string;
-  name: string;
-  agent: string;
-  sessionId: string;
-  args: unknown;
-  startedAt: number;
-  durationMs?: number;
-  outcome?: CallOutcome;
-}
+/** One call as the history keeps it: its start, and its end once it came. */
+export type CallRecord =
+  & Omit<Extract<HostEvent, { type: "call-start" }>, "type">
+  & { durationMs?: number; outcome?: CallOutcome };
 
 /** Arguments larger than this (as JSON) are replaced by a note. */
 const MAX_ARGS_CHARS = 1024 * 1024;
