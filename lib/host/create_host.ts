@@ -115,6 +115,16 @@ const WARM_MAX = 2;
  */
 const RETRY_MS = 150;
 
+/** A reload not taken: `next` was read, but the tools served stay. */
+function notTaken(next: Generation): ReloadResult {
+  return {
+    ok: false,
+    diagnostics: next.diagnostics,
+    changed: false,
+    manifest: next.manifest,
+  };
+}
+
 function describeLoadErrors(errors: LoadError[]): string[] {
   if (errors.length === 0) return [];
   return [
@@ -665,12 +675,7 @@ class HostState {
       if (errors.length > 0) {
         this.#logManifestErrors(next.diagnostics);
         this.#log("[tools] reload refused: the old tool set keeps serving");
-        return {
-          ok: false,
-          diagnostics: next.diagnostics,
-          changed: false,
-          manifest: next.manifest,
-        };
+        return notTaken(next);
       }
       await this.#load(next, undefined, true);
     } catch (error) {
@@ -679,12 +684,7 @@ class HostState {
       return { ok: false, diagnostics: [], changed: false, error: message };
     }
     if (this.#closed) {
-      return {
-        ok: false,
-        diagnostics: next.diagnostics,
-        changed: false,
-        manifest: next.manifest,
-      };
+      return notTaken(next);
     }
     await this.#loading.catch(() => {});
     const changed = this.#swap(next);
@@ -709,12 +709,7 @@ class HostState {
     if (modules.length <= WARM_MAX) await this.#warm(next, modules);
     else await this.#load(next, modules, true);
     if (this.#closed) {
-      return {
-        ok: false,
-        diagnostics: next.diagnostics,
-        changed: false,
-        manifest: next.manifest,
-      };
+      return notTaken(next);
     }
     const changed = this.#swap(next);
     for (
