@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beeuni, REPO_ROOT } from "./_helpers.ts";
 import { COMMANDS, main, VERSION } from "../lib/cli/mod.ts";
 import type { Command, CommandIo } from "../lib/cli/mod.ts";
@@ -81,4 +81,58 @@ Deno.test("beeuni refuses an unknown command with exit code 2 and a pointer to -
   const none = memoryIo();
   assert.equal(await main([], none), 2);
   assert.match(none.out, /^Usage: beeuni <command>/);
+});
+
+Deno.test("deno install -g, as the README gives it, puts a beeuni command that works from any folder", async () => {
+  const root = await Deno.makeTempDir({ prefix: "beeuni_install_" });
+  try {
+    const install = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "install",
+        "-g",
+        "-A",
+        "-n",
+        "beeuni",
+        "--root",
+        root,
+        "--config",
+        "deno.json",
+        "./cli.ts",
+      ],
+      cwd: REPO_ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(
+      install.code,
+      0,
+      new TextDecoder().decode(install.stderr),
+    );
+    const run = async (...args: string[]) => {
+      const out = await new Deno.Command(join(root, "bin", "beeuni"), {
+        args,
+        cwd: root,
+        env: {
+          NO_COLOR: "1",
+          PATH: `${dirname(Deno.execPath())}:/usr/bin:/bin`,
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+    };
+    assert.deepEqual(await run("--version"), {
+      code: 0,
+      stdout: `beeuni ${VERSION}\n`,
+    });
+    const validate = await run(
+      "validate",
+      "--manifest",
+      join(REPO_ROOT, "examples/starter"),
+    );
+    assert.equal(validate.code, 0);
+    assert.match(validate.stdout, /beeuni\.yaml is valid\n$/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
