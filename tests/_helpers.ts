@@ -77,13 +77,40 @@ export async function beeuni(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string } = {},
 ): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, ...args],
-    cwd,
+  return await runProgram(
+    Deno.execPath(),
+    ["run", "-A", "--quiet", CLI, ...args],
+    {
+      cwd,
+      env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...options.env },
+      stdin: options.stdin,
+    },
+  );
+}
+
+/**
+ * Runs `program` with `args` to its end and returns what it printed. It gets
+ * `env` on top of the test's environment, or `env` alone with `clearEnv`;
+ * `stdin`, when given, is its standard input (else it reads nothing).
+ */
+export async function runProgram(
+  program: string,
+  args: string[],
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    clearEnv?: boolean;
+    stdin?: string;
+  } = {},
+): Promise<RunResult> {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    clearEnv: options.clearEnv,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...options.env },
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();

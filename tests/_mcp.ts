@@ -5,7 +5,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "./_helpers.ts";
+import { REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
 import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
 import { npmBin, npmCacheDir } from "./_npm_cache.ts";
 
@@ -443,38 +443,16 @@ export function headerProxy(target: number, header: string): Proxy {
   };
 }
 
-/** What a finished program printed and returned. */
-export interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a program to its end with a clean environment plus `env`. */
 export async function run(
   program: string,
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
-): Promise<Ran> {
-  const child = new Deno.Command(program, {
-    args,
+): Promise<RunResult> {
+  return await runProgram(program, args, {
     cwd: options.cwd,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...options.env },
     clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+    stdin: options.stdin,
+  });
 }

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { git, REPO_ROOT, type RunResult } from "./_helpers.ts";
+import { git, REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
 import { npmBin, testCacheEnv } from "./_npm_cache.ts";
 import { loadPluginFile, pluginContext } from "./_opencode.ts";
 import { main } from "../lib/cli/mod.ts";
@@ -76,26 +76,11 @@ export async function runArgv(
   stdin?: string,
 ): Promise<RunResult> {
   const [program, ...args] = argv;
-  const child = new Deno.Command(program, {
-    args,
+  return await runProgram(program, args, {
     cwd,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
     env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...testCacheEnv(), ...env },
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+    stdin,
+  });
 }
 
 /** What `beeuni <argv>` prints when run in-process by the test's Deno. */

@@ -5,17 +5,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CLI, REPO_ROOT } from "./_helpers.ts";
-import {
-  mcpDaemon,
-  nodeBin,
-  npmPackage,
-  type Ran,
-  run,
-  tempProject,
-} from "./_mcp.ts";
+import { CLI, REPO_ROOT, type RunResult } from "./_helpers.ts";
+import { mcpDaemon, nodeBin, npmPackage, run, tempProject } from "./_mcp.ts";
 
-async function inspector(): Promise<(args: string[]) => Promise<Ran>> {
+async function inspector(): Promise<(args: string[]) => Promise<RunResult>> {
   const [node, install] = await Promise.all([
     nodeBin(),
     npmPackage("@modelcontextprotocol/inspector", "2.12.0"),
@@ -37,7 +30,7 @@ async function inspector(): Promise<(args: string[]) => Promise<Ran>> {
   };
 }
 
-function json(ran: Ran) {
+function json(ran: RunResult) {
   try {
     return JSON.parse(ran.stdout);
   } catch {
