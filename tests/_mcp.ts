@@ -5,7 +5,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
+import { CLI, REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
 import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
 import { npmBin, npmCacheDir } from "./_npm_cache.ts";
 
@@ -17,6 +17,21 @@ export const MCP_PROJECT: string = join(
 
 /** The fixtures folder (driver scripts, expected failures). */
 export const MCP_FIXTURES: string = join(REPO_ROOT, "tests/fixtures/mcp");
+
+/** The command line of `beeuni mcp` from the source files for the project in `dir`, then `args`. */
+export function mcpCommand(dir: string, ...args: string[]): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    CLI,
+    "mcp",
+    "--manifest",
+    join(dir, "beeuni.yaml"),
+    ...args,
+  ];
+}
 
 /** A copy of a project folder in a temporary folder. */
 export interface TempProject {

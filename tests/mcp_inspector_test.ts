@@ -5,8 +5,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CLI, REPO_ROOT, type RunResult } from "./_helpers.ts";
-import { mcpDaemon, nodeBin, npmPackage, run, tempProject } from "./_mcp.ts";
+import { REPO_ROOT, type RunResult } from "./_helpers.ts";
+import {
+  mcpCommand,
+  mcpDaemon,
+  nodeBin,
+  npmPackage,
+  run,
+  tempProject,
+} from "./_mcp.ts";
 
 async function inspector(): Promise<(args: string[]) => Promise<RunResult>> {
   const [node, install] = await Promise.all([
@@ -110,17 +117,7 @@ Deno.test("the Inspector CLI lists and calls tools over /mcp, 2025-11-25 and 202
 Deno.test("the Inspector CLI drives beeuni mcp over stdio", async () => {
   const cli = await inspector();
   await using project = await tempProject();
-  const target = [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--quiet",
-    CLI,
-    "mcp",
-    "--manifest",
-    join(project.dir, "beeuni.yaml"),
-    "--no-watch",
-  ];
+  const target = mcpCommand(project.dir, "--no-watch");
   const list = await cli([...target, "--method", "tools/list"]);
   assert.equal(list.code, 0, list.stderr);
   assert.ok(

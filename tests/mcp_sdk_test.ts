@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CLI } from "./_helpers.ts";
 import {
+  mcpCommand,
   mcpDaemon,
   nodeBin,
   npmPackage,
@@ -260,17 +260,7 @@ Deno.test("the MCP SDK clients talk to beeuni mcp over stdio", async (t) => {
     npmPackage(...SDK_V2),
   ]);
   await using project = await tempProject();
-  const command = JSON.stringify([
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--quiet",
-    CLI,
-    "mcp",
-    "--manifest",
-    join(project.dir, "beeuni.yaml"),
-    "--no-watch",
-  ]);
+  const command = JSON.stringify(mcpCommand(project.dir, "--no-watch"));
   for (
     const f of [
       { name: "sdk 1.32.2", flavor: "v1", dir: v1, era: "legacy" },
