@@ -126,6 +126,16 @@ export async function runProgram(
   };
 }
 
+/** Whether something exists at `path`. */
+export function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The control characters in `text` other than line feeds, as escapes (`\x1b`), for asserting output is free of them. */
 export function controlChars(text: string): string[] {
   const found: string[] = [];

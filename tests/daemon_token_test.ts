@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { exists, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 
 const MANIFEST = `tools:
@@ -38,15 +38,6 @@ async function status(url: string, token: string): Promise<number> {
   });
   await response.body?.cancel();
   return response.status;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The README's recipe for the token, run by bash in `cwd`. */
