@@ -28,6 +28,13 @@ async function stateDir() {
   return {
     dir,
     env: { XDG_STATE_HOME: dir },
+    /** The whole environment of a process started by hand: all it writes goes here. */
+    processEnv: {
+      NO_COLOR: "1",
+      XDG_STATE_HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      TMPDIR: dir,
+    },
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   };
 }
@@ -209,12 +216,7 @@ export default { description: "Slow to load", parameters: { type: "object" }, ex
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: {
-      NO_COLOR: "1",
-      XDG_STATE_HOME: state.dir,
-      XDG_CONFIG_HOME: join(state.dir, "config"),
-      TMPDIR: state.dir,
-    },
+    env: state.processEnv,
   }).spawn();
   const output = child.output();
   const daemonDir = join(state.dir, "beeuni", "daemon");
@@ -257,12 +259,7 @@ Deno.test("Ctrl-C on `deno task start` (SIGINT to the whole process group) exits
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-      env: {
-        NO_COLOR: "1",
-        XDG_STATE_HOME: state.dir,
-        XDG_CONFIG_HOME: join(state.dir, "config"),
-        TMPDIR: state.dir,
-      },
+      env: state.processEnv,
     }).spawn();
     let out = "";
     let err = "";
