@@ -1,6 +1,7 @@
 // Shared test helpers: real temporary git repositories and real `beeuni`
 // processes.
 
+import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -124,6 +125,24 @@ export async function runProgram(
     stdout: decoder.decode(out.stdout),
     stderr: decoder.decode(out.stderr),
   };
+}
+
+/**
+ * Runs `script` with `deno eval` (in `cwd`, else the test's folder), killed
+ * after 60 s if it hangs; checks it exited 0 and returns the JSON it printed.
+ */
+export async function evalJson<T>(script: string, cwd?: string): Promise<T> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", script],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const out = await child.output();
+  clearTimeout(guard);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
 /** Whether something exists at `path`. */
