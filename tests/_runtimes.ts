@@ -270,3 +270,35 @@ export async function callThroughPlugin(dir: string): Promise<void> {
   );
   assert.equal(JSON.parse(out).words, 3);
 }
+
+/** Runs `beeuni` with `args` one way or another (the bundle, an installed bin). */
+export type BeeuniRun = (...args: string[]) => Promise<RunResult>;
+
+/** Checks that `tools call` runs the matrix project's `word_count` tool. */
+export async function checkCallsProjectTool(beeuni: BeeuniRun): Promise<void> {
+  const out = await beeuni(
+    "tools",
+    "call",
+    "word_count",
+    "--args",
+    '{"text":"a b a"}',
+  );
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(JSON.parse(out.stdout).words, 3);
+}
+
+/** Checks that `tools call` runs the Beeuni tool `memory`, whose folder is still empty. */
+export async function checkCallsBeeuniTool(beeuni: BeeuniRun): Promise<void> {
+  const out = await beeuni(
+    "tools",
+    "call",
+    "memory",
+    "--args",
+    '{"command":"view","path":"/memories"}',
+  );
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(
+    out.stdout.trim(),
+    'memory/ is empty. Create a file with command "create".',
+  );
+}

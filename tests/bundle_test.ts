@@ -11,6 +11,8 @@ import { startDaemon } from "./_daemon.ts";
 import { checkBigOutput } from "./_big_output.ts";
 import {
   callThroughPlugin,
+  checkCallsBeeuniTool,
+  checkCallsProjectTool,
   type CheckResult,
   Checks,
   matrixProject,
@@ -51,31 +53,14 @@ async function scenario(
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout, "beeuni.yaml is valid\n");
   });
-  await checks.check("tools call runs a project tool", async () => {
-    const out = await run(
-      "tools",
-      "call",
-      "word_count",
-      "--args",
-      '{"text":"a b a"}',
-    );
-    assert.equal(out.code, 0, out.stderr);
-    assert.equal(JSON.parse(out.stdout).words, 3);
-  });
-  await checks.check("tools call runs a Beeuni tool", async () => {
-    const out = await run(
-      "tools",
-      "call",
-      "memory",
-      "--args",
-      '{"command":"view","path":"/memories"}',
-    );
-    assert.equal(out.code, 0, out.stderr);
-    assert.equal(
-      out.stdout.trim(),
-      'memory/ is empty. Create a file with command "create".',
-    );
-  });
+  await checks.check(
+    "tools call runs a project tool",
+    () => checkCallsProjectTool(run),
+  );
+  await checks.check(
+    "tools call runs a Beeuni tool",
+    () => checkCallsBeeuniTool(run),
+  );
   await checks.check(
     "the daemon serves a project tool and a Beeuni tool over HTTP and through its opencode plugin",
     async () => {

@@ -9,6 +9,8 @@ import { startDaemon } from "./_daemon.ts";
 import {
   bunBin,
   callThroughPlugin,
+  checkCallsBeeuniTool,
+  checkCallsProjectTool,
   Checks,
   matrixProject,
   NODE_20,
@@ -105,31 +107,9 @@ async function checkPackage(
   await checks.check(
     "npx beeuni tools call runs a project tool and a Beeuni tool",
     async () => {
-      const counted = await run(
-        "npx",
-        "beeuni",
-        "tools",
-        "call",
-        "word_count",
-        "--args",
-        '{"text":"a b a"}',
-      );
-      assert.equal(counted.code, 0, counted.stderr);
-      assert.equal(JSON.parse(counted.stdout).words, 3);
-      const viewed = await run(
-        "npx",
-        "beeuni",
-        "tools",
-        "call",
-        "memory",
-        "--args",
-        '{"command":"view","path":"/memories"}',
-      );
-      assert.equal(viewed.code, 0, viewed.stderr);
-      assert.equal(
-        viewed.stdout.trim(),
-        'memory/ is empty. Create a file with command "create".',
-      );
+      const npx = (...args: string[]) => run("npx", "beeuni", ...args);
+      await checkCallsProjectTool(npx);
+      await checkCallsBeeuniTool(npx);
     },
   );
   await checks.check("the beeuni bin's daemon answers over HTTP", async () => {
