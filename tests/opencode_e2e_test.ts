@@ -128,10 +128,20 @@ function runTool(
   ]);
 }
 
-/** The tool's output in the JSON that `opencode debug agent --tool` prints. */
-function toolOutput(stdout: string): string {
-  return (parseDebugJson(stdout) as { result: { output: string } }).result
-    .output;
+/**
+ * Runs one tool as {@linkcode runTool} does, checks that opencode exited 0
+ * and returns the tool's output from the JSON it printed.
+ */
+async function toolOutput(
+  home: OpencodeHome,
+  cwd: string,
+  tool: string,
+  params: string,
+): Promise<string> {
+  const result = await runTool(home, cwd, tool, params);
+  assert.equal(result.code, 0, result.stderr);
+  return (parseDebugJson(result.stdout) as { result: { output: string } })
+    .result.output;
 }
 
 function lastUser(request: ModelRequest): string {
@@ -233,15 +243,8 @@ Deno.test({
     await t.step(
       "debug agent --tool runs each tool through the plugin and the daemon",
       async () => {
-        const lookup = await runTool(
-          home,
-          repo.dir,
-          "lookup_order",
-          '{"id":"A-1"}',
-        );
-        assert.equal(lookup.code, 0, lookup.stderr);
         assert.equal(
-          toolOutput(lookup.stdout),
+          await toolOutput(home, repo.dir, "lookup_order", '{"id":"A-1"}'),
           "order A-1 shipped [agent build]",
         );
 
@@ -434,9 +437,7 @@ Deno.test({
     await t.step(
       "a truncated output keeps the path of the daemon's saved file (T6)",
       async () => {
-        const result = await runTool(home, repo.dir, "big_output", "{}");
-        assert.equal(result.code, 0, result.stderr);
-        const output = toolOutput(result.stdout);
+        const output = await toolOutput(home, repo.dir, "big_output", "{}");
         assert.match(output, /^line 1\nline 2\n/);
         const path = /Full output saved to: (\S+)/.exec(output)?.[1];
         assert.ok(path, output.slice(-400));
@@ -473,9 +474,10 @@ Deno.test({
         ).catch((error) => {
           throw new Error(`${error.message}\n${daemon.stderr()}`);
         });
-        const result = await runTool(home, repo.dir, "late_tool", "{}");
-        assert.equal(result.code, 0, result.stderr);
-        assert.equal(toolOutput(result.stdout), "late answer");
+        assert.equal(
+          await toolOutput(home, repo.dir, "late_tool", "{}"),
+          "late answer",
+        );
       },
     );
 
@@ -492,15 +494,8 @@ Deno.test({
         });
         assert.equal(restarted.port, port);
         assert.equal(readFileSync(pluginFile, "utf8"), before);
-        const result = await runTool(
-          home,
-          repo.dir,
-          "lookup_order",
-          '{"id":"A-9"}',
-        );
-        assert.equal(result.code, 0, result.stderr);
         assert.equal(
-          toolOutput(result.stdout),
+          await toolOutput(home, repo.dir, "lookup_order", '{"id":"A-9"}'),
           "order A-9 shipped [agent build]",
         );
       },
