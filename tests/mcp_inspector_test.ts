@@ -6,26 +6,20 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT, type RunResult } from "./_helpers.ts";
-import {
-  mcpCommand,
-  mcpDaemon,
-  nodeBin,
-  npmPackage,
-  run,
-  tempProject,
-} from "./_mcp.ts";
+import { mcpCommand, mcpDaemon, nodeBin, run, tempProject } from "./_mcp.ts";
+import { npmPackage } from "./_npm_cache.ts";
 
 /** Runs the Inspector's CLI with `args` and JSON output. */
 type Inspector = (args: string[]) => Promise<RunResult>;
 
 async function inspector(): Promise<Inspector> {
-  const [node, install] = await Promise.all([
+  const [node, modules] = await Promise.all([
     nodeBin(),
     npmPackage("@modelcontextprotocol/inspector", "2.12.0"),
   ]);
   const launcher = join(
-    install,
-    "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+    modules,
+    "@modelcontextprotocol/inspector/clients/launcher/build/index.js",
   );
   return async (args) => {
     // It keeps a catalog in ~/.mcp-inspector: a home of its own.

@@ -8,12 +8,12 @@ import {
   mcpCommand,
   mcpDaemon,
   nodeBin,
-  npmPackage,
   type Rpc,
   scriptFolder,
   tempProject,
   waitForFile,
 } from "./_mcp.ts";
+import { npmPackage } from "./_npm_cache.ts";
 
 const SDK_V1 = ["@modelcontextprotocol/sdk", "1.32.2"] as const;
 const SDK_V2 = ["@modelcontextprotocol/client", "2.3.1"] as const;
