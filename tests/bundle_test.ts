@@ -17,6 +17,7 @@ import {
   Checks,
   matrixProject,
   NODE_20,
+  NODE_20_REFUSAL,
   nodeBin,
   removeMatrixTemplate,
   reportChecks,
@@ -141,10 +142,7 @@ async function refusal(bundle: string): Promise<CheckResult[]> {
       const node20 = await nodeBin(NODE_20);
       const out = await runArgv([node20, bundle, "validate"], dirname(bundle));
       assert.equal(out.code, 1);
-      assert.equal(
-        out.stderr,
-        `beeuni needs Node.js 22.18.0 or later, and this is Node.js ${NODE_20}: install a newer Node.js, or run beeuni with Deno or Bun\n`,
-      );
+      assert.equal(out.stderr, NODE_20_REFUSAL);
       assert.equal(out.stdout, "");
     },
   );

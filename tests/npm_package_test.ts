@@ -14,6 +14,7 @@ import {
   Checks,
   matrixProject,
   NODE_20,
+  NODE_20_REFUSAL,
   NODE_22,
   nodeBin,
   reference,
@@ -217,10 +218,7 @@ console.log(project.toolSet.tools.map((t) => t.name).join(","));`,
       PATH: `${dirname(node20)}:${Deno.env.get("PATH")}`,
     });
     assert.equal(out.code, 1);
-    assert.equal(
-      out.stderr,
-      `beeuni needs Node.js 22.18.0 or later, and this is Node.js ${NODE_20}: install a newer Node.js, or run beeuni with Deno or Bun\n`,
-    );
+    assert.equal(out.stderr, NODE_20_REFUSAL);
   });
 }
 
