@@ -1,6 +1,7 @@
 // Shared test helpers: real temporary git repositories and real `beeuni`
 // processes.
 
+import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -77,13 +78,40 @@ export async function beeuni(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string } = {},
 ): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, ...args],
-    cwd,
+  return await runProgram(
+    Deno.execPath(),
+    ["run", "-A", "--quiet", CLI, ...args],
+    {
+      cwd,
+      env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...options.env },
+      stdin: options.stdin,
+    },
+  );
+}
+
+/**
+ * Runs `program` with `args` to its end and returns what it printed. It gets
+ * `env` on top of the test's environment, or `env` alone with `clearEnv`;
+ * `stdin`, when given, is its standard input (else it reads nothing).
+ */
+export async function runProgram(
+  program: string,
+  args: string[],
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    clearEnv?: boolean;
+    stdin?: string;
+  } = {},
+): Promise<RunResult> {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    clearEnv: options.clearEnv,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...options.env },
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
@@ -97,6 +125,34 @@ export async function beeuni(
     stdout: decoder.decode(out.stdout),
     stderr: decoder.decode(out.stderr),
   };
+}
+
+/**
+ * Runs `script` with `deno eval` (in `cwd`, else the test's folder), killed
+ * after 60 s if it hangs; checks it exited 0 and returns the JSON it printed.
+ */
+export async function evalJson<T>(script: string, cwd?: string): Promise<T> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", script],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const out = await child.output();
+  clearTimeout(guard);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+/** Whether something exists at `path`. */
+export function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The control characters in `text` other than line feeds, as escapes (`\x1b`), for asserting output is free of them. */

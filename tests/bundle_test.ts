@@ -11,10 +11,13 @@ import { startDaemon } from "./_daemon.ts";
 import { checkBigOutput } from "./_big_output.ts";
 import {
   callThroughPlugin,
+  checkCallsBeeuniTool,
+  checkCallsProjectTool,
   type CheckResult,
   Checks,
   matrixProject,
   NODE_20,
+  NODE_20_REFUSAL,
   nodeBin,
   removeMatrixTemplate,
   reportChecks,
@@ -51,31 +54,14 @@ async function scenario(
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout, "beeuni.yaml is valid\n");
   });
-  await checks.check("tools call runs a project tool", async () => {
-    const out = await run(
-      "tools",
-      "call",
-      "word_count",
-      "--args",
-      '{"text":"a b a"}',
-    );
-    assert.equal(out.code, 0, out.stderr);
-    assert.equal(JSON.parse(out.stdout).words, 3);
-  });
-  await checks.check("tools call runs a Beeuni tool", async () => {
-    const out = await run(
-      "tools",
-      "call",
-      "memory",
-      "--args",
-      '{"command":"view","path":"/memories"}',
-    );
-    assert.equal(out.code, 0, out.stderr);
-    assert.equal(
-      out.stdout.trim(),
-      'memory/ is empty. Create a file with command "create".',
-    );
-  });
+  await checks.check(
+    "tools call runs a project tool",
+    () => checkCallsProjectTool(run),
+  );
+  await checks.check(
+    "tools call runs a Beeuni tool",
+    () => checkCallsBeeuniTool(run),
+  );
   await checks.check(
     "the daemon serves a project tool and a Beeuni tool over HTTP and through its opencode plugin",
     async () => {
@@ -156,10 +142,7 @@ async function refusal(bundle: string): Promise<CheckResult[]> {
       const node20 = await nodeBin(NODE_20);
       const out = await runArgv([node20, bundle, "validate"], dirname(bundle));
       assert.equal(out.code, 1);
-      assert.equal(
-        out.stderr,
-        `beeuni needs Node.js 22.18.0 or later, and this is Node.js ${NODE_20}: install a newer Node.js, or run beeuni with Deno or Bun\n`,
-      );
+      assert.equal(out.stderr, NODE_20_REFUSAL);
       assert.equal(out.stdout, "");
     },
   );

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { controlChars, tempRepo } from "./_helpers.ts";
+import { controlChars, exists, tempRepo } from "./_helpers.ts";
 import { rawRequest, startDaemon, waitFor } from "./_daemon.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
@@ -868,15 +868,6 @@ Deno.test("beeuni daemon serves the same API as daemon.ts (D2)", async () => {
   );
   assert.equal(await daemon.stop(), 0);
 });
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("a newline or ESC in a sessionId or tool name cannot forge or colour a daemon log line", async () => {
   await using repo = await project();

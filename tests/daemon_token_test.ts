@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { exists, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 
 const MANIFEST = `tools:
@@ -28,6 +28,13 @@ async function stateDir() {
   return {
     dir,
     env: { XDG_STATE_HOME: dir },
+    /** The whole environment of a process started by hand: all it writes goes here. */
+    processEnv: {
+      NO_COLOR: "1",
+      XDG_STATE_HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      TMPDIR: dir,
+    },
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   };
 }
@@ -38,15 +45,6 @@ async function status(url: string, token: string): Promise<number> {
   });
   await response.body?.cancel();
   return response.status;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The README's recipe for the token, run by bash in `cwd`. */
@@ -218,12 +216,7 @@ export default { description: "Slow to load", parameters: { type: "object" }, ex
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: {
-      NO_COLOR: "1",
-      XDG_STATE_HOME: state.dir,
-      XDG_CONFIG_HOME: join(state.dir, "config"),
-      TMPDIR: state.dir,
-    },
+    env: state.processEnv,
   }).spawn();
   const output = child.output();
   const daemonDir = join(state.dir, "beeuni", "daemon");
@@ -266,12 +259,7 @@ Deno.test("Ctrl-C on `deno task start` (SIGINT to the whole process group) exits
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-      env: {
-        NO_COLOR: "1",
-        XDG_STATE_HOME: state.dir,
-        XDG_CONFIG_HOME: join(state.dir, "config"),
-        TMPDIR: state.dir,
-      },
+      env: state.processEnv,
     }).spawn();
     let out = "";
     let err = "";

@@ -4,16 +4,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  type CallOutcome,
-  createHost,
-  type Host,
-  type HostEvent,
-  type HostOptions,
-  type ProgressUpdate,
-} from "../mod.ts";
+import type { CallOutcome, Host, HostEvent, ProgressUpdate } from "../mod.ts";
 import { contentReturn, contentText } from "../lib/host/_content.ts";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { manifest, project as hostProject } from "./_host.ts";
 
 /** A tool module whose `execute` body is `body` (with `args` and `context` in scope). */
 function tool(body: string): string {
@@ -27,41 +21,9 @@ ${body}
 `;
 }
 
-function manifest(names: string[], extra = ""): string {
-  return `tools:\n${
-    names.map((n) => `  ${n}: tools/${n}.ts\n`).join("")
-  }${extra}`;
-}
-
-async function project(
-  files: Record<string, string>,
-  options: Partial<HostOptions> = {},
-) {
-  const repo = await tempRepo(files);
-  const logs: string[] = [];
-  let host: Host;
-  try {
-    host = await createHost({
-      directory: repo.dir,
-      tmpDir: join(repo.dir, ".tool-output"),
-      log: (line) => logs.push(line),
-      env: { BASE_VAR: "base", SECRET_LOOKING: "hunter2" },
-      ...options,
-    });
-  } catch (error) {
-    await repo[Symbol.asyncDispose]();
-    throw error;
-  }
-  return {
-    dir: repo.dir,
-    host,
-    logs,
-    async [Symbol.asyncDispose]() {
-      await host.close();
-      await repo[Symbol.asyncDispose]();
-    },
-  };
-}
+/** A host over `files` whose environment holds a secret-looking value. */
+const project = (files: Record<string, string>) =>
+  hostProject(files, { env: { BASE_VAR: "base", SECRET_LOOKING: "hunter2" } });
 
 const call = (
   host: Host,

@@ -5,9 +5,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CLI } from "./_helpers.ts";
 import { npmBin } from "./_npm_cache.ts";
-import { mcpDaemon, run } from "./_mcp.ts";
+import { mcpCommand, mcpDaemon, run } from "./_mcp.ts";
 import {
   fakeModel,
   installOpencode,
@@ -15,21 +14,6 @@ import {
   opencodeHome,
   runOpencode,
 } from "./_opencode.ts";
-
-function stdioCommand(dir: string, ...extra: string[]): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--quiet",
-    CLI,
-    "mcp",
-    "--manifest",
-    join(dir, "beeuni.yaml"),
-    "--no-watch",
-    ...extra,
-  ];
-}
 
 const PNG_1X1 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -87,7 +71,7 @@ Deno.test("opencode runs a turn that calls the project's tools through its mcp c
         },
         bee_local: {
           type: "local",
-          command: stdioCommand(daemon.dir, "--agent", "narrow"),
+          command: mcpCommand(daemon.dir, "--no-watch", "--agent", "narrow"),
         },
       },
     }),
@@ -255,7 +239,7 @@ Deno.test("Claude Code: claude mcp list shows /mcp and beeuni mcp connected, and
       "add",
       "bee-stdio",
       "--",
-      ...stdioCommand(daemon.dir),
+      ...mcpCommand(daemon.dir, "--no-watch"),
     ]);
     assert.equal(stdio.code, 0, stdio.stderr);
     const list = await claudeRun(["mcp", "list"]);

@@ -7,14 +7,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  headerProxy,
-  MCP_FIXTURES,
-  mcpDaemon,
-  nodeBin,
-  npmPackage,
-  run,
-} from "./_mcp.ts";
+import { headerProxy, MCP_FIXTURES, mcpDaemon, nodeBin, run } from "./_mcp.ts";
+import { npmPackage } from "./_npm_cache.ts";
 
 const PASSING = [
   "server-initialize",
@@ -47,10 +41,7 @@ Deno.test("the MCP conformance suite passes every scenario a tools-only server c
   const results = await Deno.makeTempDir({ prefix: "beeuni_conformance_" });
   try {
     const out = await run(node, [
-      join(
-        suite,
-        "node_modules/@modelcontextprotocol/conformance/dist/index.js",
-      ),
+      join(suite, "@modelcontextprotocol/conformance/dist/index.js"),
       "server",
       "--url",
       `${proxy.url}/mcp`,

@@ -5,24 +5,21 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CLI, REPO_ROOT } from "./_helpers.ts";
-import {
-  mcpDaemon,
-  nodeBin,
-  npmPackage,
-  type Ran,
-  run,
-  tempProject,
-} from "./_mcp.ts";
+import { REPO_ROOT, type RunResult } from "./_helpers.ts";
+import { mcpCommand, mcpDaemon, nodeBin, run, tempProject } from "./_mcp.ts";
+import { npmPackage } from "./_npm_cache.ts";
 
-async function inspector(): Promise<(args: string[]) => Promise<Ran>> {
-  const [node, install] = await Promise.all([
+/** Runs the Inspector's CLI with `args` and JSON output. */
+type Inspector = (args: string[]) => Promise<RunResult>;
+
+async function inspector(): Promise<Inspector> {
+  const [node, modules] = await Promise.all([
     nodeBin(),
     npmPackage("@modelcontextprotocol/inspector", "2.12.0"),
   ]);
   const launcher = join(
-    install,
-    "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+    modules,
+    "@modelcontextprotocol/inspector/clients/launcher/build/index.js",
   );
   return async (args) => {
     // It keeps a catalog in ~/.mcp-inspector: a home of its own.
@@ -37,7 +34,7 @@ async function inspector(): Promise<(args: string[]) => Promise<Ran>> {
   };
 }
 
-function json(ran: Ran) {
+function json(ran: RunResult) {
   try {
     return JSON.parse(ran.stdout);
   } catch {
@@ -45,6 +42,43 @@ function json(ran: Ran) {
       `not JSON (exit ${ran.code}):\n${ran.stdout}\n${ran.stderr}`,
     );
   }
+}
+
+/** Has `memory` create `path` holding `text` through `target`; checks the file in `dir`. */
+async function createMemory(
+  cli: Inspector,
+  target: string[],
+  dir: string,
+  path: string,
+  text: string,
+): Promise<void> {
+  const memory = await cli([
+    ...target,
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "memory",
+    "--tool-args-json",
+    JSON.stringify({ command: "create", path, file_text: text }),
+  ]);
+  assert.equal(memory.code, 0, memory.stderr);
+  assert.equal(await Deno.readTextFile(join(dir, "memory", path)), text);
+}
+
+/** Calls the `fails` tool through `target`, checks exit 5 (a tool error) and returns the answer. */
+async function callFails(
+  cli: Inspector,
+  target: string[],
+): Promise<RunResult> {
+  const failed = await cli([
+    ...target,
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "fails",
+  ]);
+  assert.equal(failed.code, 5);
+  return failed;
 }
 
 Deno.test("the Inspector CLI lists and calls tools over /mcp, 2025-11-25 and 2026-07-28, and gets exit 5 for a tool error", async () => {
@@ -78,28 +112,8 @@ Deno.test("the Inspector CLI lists and calls tools over /mcp, 2025-11-25 and 202
       { type: "text", text: `inspected ${era}` },
     ]);
   }
-  const memory = await cli([
-    ...target,
-    "--method",
-    "tools/call",
-    "--tool-name",
-    "memory",
-    "--tool-args-json",
-    '{"command":"create","path":"inspector.md","file_text":"noted"}',
-  ]);
-  assert.equal(memory.code, 0, memory.stderr);
-  assert.equal(
-    await Deno.readTextFile(join(daemon.dir, "memory/inspector.md")),
-    "noted",
-  );
-  const failed = await cli([
-    ...target,
-    "--method",
-    "tools/call",
-    "--tool-name",
-    "fails",
-  ]);
-  assert.equal(failed.code, 5);
+  await createMemory(cli, target, daemon.dir, "inspector.md", "noted");
+  const failed = await callFails(cli, target);
   assert.deepEqual(json(failed).result, {
     content: [{ type: "text", text: "the order A-1 does not exist" }],
     isError: true,
@@ -117,44 +131,14 @@ Deno.test("the Inspector CLI lists and calls tools over /mcp, 2025-11-25 and 202
 Deno.test("the Inspector CLI drives beeuni mcp over stdio", async () => {
   const cli = await inspector();
   await using project = await tempProject();
-  const target = [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--quiet",
-    CLI,
-    "mcp",
-    "--manifest",
-    join(project.dir, "beeuni.yaml"),
-    "--no-watch",
-  ];
+  const target = mcpCommand(project.dir, "--no-watch");
   const list = await cli([...target, "--method", "tools/list"]);
   assert.equal(list.code, 0, list.stderr);
   assert.ok(
     json(list).result.tools.some((t: { name: string }) => t.name === "whoami"),
   );
-  const memory = await cli([
-    ...target,
-    "--method",
-    "tools/call",
-    "--tool-name",
-    "memory",
-    "--tool-args-json",
-    '{"command":"create","path":"stdio.md","file_text":"over stdio"}',
-  ]);
-  assert.equal(memory.code, 0, memory.stderr);
-  assert.equal(
-    await Deno.readTextFile(join(project.dir, "memory/stdio.md")),
-    "over stdio",
-  );
-  const failed = await cli([
-    ...target,
-    "--method",
-    "tools/call",
-    "--tool-name",
-    "fails",
-  ]);
-  assert.equal(failed.code, 5);
+  await createMemory(cli, target, project.dir, "stdio.md", "over stdio");
+  await callFails(cli, target);
 });
 
 Deno.test("the Inspector's --strict finds no schema problem in the starter project's tools", async () => {

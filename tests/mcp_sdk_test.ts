@@ -4,16 +4,16 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CLI } from "./_helpers.ts";
 import {
+  mcpCommand,
   mcpDaemon,
   nodeBin,
-  npmPackage,
   type Rpc,
   scriptFolder,
   tempProject,
   waitForFile,
 } from "./_mcp.ts";
+import { npmPackage } from "./_npm_cache.ts";
 
 const SDK_V1 = ["@modelcontextprotocol/sdk", "1.32.2"] as const;
 const SDK_V2 = ["@modelcontextprotocol/client", "2.3.1"] as const;
@@ -260,17 +260,7 @@ Deno.test("the MCP SDK clients talk to beeuni mcp over stdio", async (t) => {
     npmPackage(...SDK_V2),
   ]);
   await using project = await tempProject();
-  const command = JSON.stringify([
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--quiet",
-    CLI,
-    "mcp",
-    "--manifest",
-    join(project.dir, "beeuni.yaml"),
-    "--no-watch",
-  ]);
+  const command = JSON.stringify(mcpCommand(project.dir, "--no-watch"));
   for (
     const f of [
       { name: "sdk 1.32.2", flavor: "v1", dir: v1, era: "legacy" },

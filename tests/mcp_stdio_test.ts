@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CLI } from "./_helpers.ts";
-import { type Rpc, tempProject, waitForFile } from "./_mcp.ts";
+import { mcpCommand, type Rpc, tempProject, waitForFile } from "./_mcp.ts";
 
 /** A `beeuni mcp` process and its lines. */
 class StdioServer {
@@ -16,17 +16,9 @@ class StdioServer {
   #reading: Promise<void>;
 
   constructor(dir: string, args: string[] = []) {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        CLI,
-        "mcp",
-        "--manifest",
-        join(dir, "beeuni.yaml"),
-        ...args,
-      ],
+    const [program, ...programArgs] = mcpCommand(dir, ...args);
+    const child = new Deno.Command(program, {
+      args: programArgs,
       cwd: dir,
       stdin: "piped",
       stdout: "piped",

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { tempRepo } from "./_helpers.ts";
 import { FIXTURES, migrate } from "./_migrate_oracle.ts";
 import { npmPackage } from "./_npm_cache.ts";
-import { freePort, installOpencode, opencodeHome } from "./_opencode.ts";
+import { opencodeHome, serveOpencode } from "./_opencode.ts";
 
 /** Fixture files and the tools opencode makes of them, with their modules after migrate. */
 const CHECKED: Record<string, Record<string, string>> = {
@@ -29,42 +29,28 @@ async function listTools(
   cwd: string,
   ids: string[],
 ): Promise<Listed> {
-  const port = freePort();
-  const child = new Deno.Command(await installOpencode(), {
-    args: ["serve", "--port", String(port), "--hostname", "127.0.0.1"],
-    cwd,
-    env: home.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  try {
-    // A wait for a loaded machine, not a timing check.
-    const deadline = Date.now() + 240_000;
-    while (true) {
-      if (Date.now() > deadline) {
-        throw new Error("opencode serve did not list the tools in time");
-      }
-      try {
-        const response = await fetch(
-          `http://127.0.0.1:${port}/experimental/tool?provider=anthropic&model=claude-sonnet-4`,
-          { signal: AbortSignal.timeout(30_000) },
-        );
-        if (response.ok) {
-          const listed = await response.json() as Listed;
-          if (ids.every((id) => listed.some((tool) => tool.id === id))) {
-            return listed;
-          }
-        } else await response.body?.cancel();
-      } catch {
-        // Not up yet.
-      }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+  await using server = await serveOpencode(home, cwd);
+  // A wait for a loaded machine, not a timing check.
+  const deadline = Date.now() + 240_000;
+  while (true) {
+    if (Date.now() > deadline) {
+      throw new Error("opencode serve did not list the tools in time");
     }
-  } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    try {
+      const response = await fetch(
+        `http://127.0.0.1:${server.port}/experimental/tool?provider=anthropic&model=claude-sonnet-4`,
+        { signal: AbortSignal.timeout(30_000) },
+      );
+      if (response.ok) {
+        const listed = await response.json() as Listed;
+        if (ids.every((id) => listed.some((tool) => tool.id === id))) {
+          return listed;
+        }
+      } else await response.body?.cancel();
+    } catch {
+      // Not up yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
 

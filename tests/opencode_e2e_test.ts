@@ -20,6 +20,7 @@ import {
   opencodeHome,
   parseDebugJson,
   runOpencode,
+  serveOpencode,
 } from "./_opencode.ts";
 
 const LOOKUP_SCHEMA = {
@@ -127,10 +128,20 @@ function runTool(
   ]);
 }
 
-/** The tool's output in the JSON that `opencode debug agent --tool` prints. */
-function toolOutput(stdout: string): string {
-  return (parseDebugJson(stdout) as { result: { output: string } }).result
-    .output;
+/**
+ * Runs one tool as {@linkcode runTool} does, checks that opencode exited 0
+ * and returns the tool's output from the JSON it printed.
+ */
+async function toolOutput(
+  home: OpencodeHome,
+  cwd: string,
+  tool: string,
+  params: string,
+): Promise<string> {
+  const result = await runTool(home, cwd, tool, params);
+  assert.equal(result.code, 0, result.stderr);
+  return (parseDebugJson(result.stdout) as { result: { output: string } })
+    .result.output;
 }
 
 function lastUser(request: ModelRequest): string {
@@ -232,15 +243,8 @@ Deno.test({
     await t.step(
       "debug agent --tool runs each tool through the plugin and the daemon",
       async () => {
-        const lookup = await runTool(
-          home,
-          repo.dir,
-          "lookup_order",
-          '{"id":"A-1"}',
-        );
-        assert.equal(lookup.code, 0, lookup.stderr);
         assert.equal(
-          toolOutput(lookup.stdout),
+          await toolOutput(home, repo.dir, "lookup_order", '{"id":"A-1"}'),
           "order A-1 shipped [agent build]",
         );
 
@@ -264,100 +268,85 @@ Deno.test({
     await t.step(
       "GET /experimental/tool of opencode serve shows the exact JSON Schemas, and a stopped turn aborts the tool (T5)",
       async () => {
-        const port = freePort();
-        const bin = await installOpencode();
-        const child = new Deno.Command(bin, {
-          args: ["serve", "--port", String(port), "--hostname", "127.0.0.1"],
-          cwd: repo.dir,
-          env: home.env,
-          clearEnv: true,
-          stdin: "null",
-          stdout: "null",
-          stderr: "null",
-        }).spawn();
-        try {
-          const base = `http://127.0.0.1:${port}`;
-          let listed: {
-            id: string;
-            description: string;
-            parameters: unknown;
-          }[] = [];
-          const deadline = Date.now() + 90_000;
-          while (!listed.some((tool) => tool.id === "lookup_order")) {
-            if (Date.now() > deadline) {
-              throw new Error("opencode serve did not list the tools in time");
-            }
-            try {
-              // The first request may wait on opencode's start; never wait forever.
-              const response = await fetch(
-                `${base}/experimental/tool?provider=anthropic&model=claude-sonnet-4`,
-                { signal: AbortSignal.timeout(20_000) },
-              );
-              if (response.ok) listed = await response.json();
-              else await response.body?.cancel();
-            } catch {
-              await new Promise((resolve) => setTimeout(resolve, 200));
-            }
+        await using server = await serveOpencode(home, repo.dir);
+        const base = `http://127.0.0.1:${server.port}`;
+        let listed: {
+          id: string;
+          description: string;
+          parameters: unknown;
+        }[] = [];
+        const deadline = Date.now() + 90_000;
+        while (!listed.some((tool) => tool.id === "lookup_order")) {
+          if (Date.now() > deadline) {
+            throw new Error("opencode serve did not list the tools in time");
           }
-          const lookup = listed.find((tool) => tool.id === "lookup_order")!;
-          assert.equal(lookup.description, "Look up an order by its id");
-          assert.deepEqual(lookup.parameters, LOOKUP_SCHEMA);
-          const memory = listed.find((tool) => tool.id === "memory")!;
-          const served = await daemon.fetch("/beeuni/tools");
-          const body = await served.json() as {
-            tools: { name: string; parameters: unknown }[];
-          };
-          assert.deepEqual(
-            memory.parameters,
-            body.tools.find((tool) => tool.name === "memory")!.parameters,
-          );
+          try {
+            // The first request may wait on opencode's start; never wait forever.
+            const response = await fetch(
+              `${base}/experimental/tool?provider=anthropic&model=claude-sonnet-4`,
+              { signal: AbortSignal.timeout(20_000) },
+            );
+            if (response.ok) listed = await response.json();
+            else await response.body?.cancel();
+          } catch {
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        }
+        const lookup = listed.find((tool) => tool.id === "lookup_order")!;
+        assert.equal(lookup.description, "Look up an order by its id");
+        assert.deepEqual(lookup.parameters, LOOKUP_SCHEMA);
+        const memory = listed.find((tool) => tool.id === "memory")!;
+        const served = await daemon.fetch("/beeuni/tools");
+        const body = await served.json() as {
+          tools: { name: string; parameters: unknown }[];
+        };
+        assert.deepEqual(
+          memory.parameters,
+          body.tools.find((tool) => tool.name === "memory")!.parameters,
+        );
 
-          // A stopped turn (opencode's stop button: POST /session/<id>/abort)
-          // aborts the call, and so the tool's context.signal (T5).
-          const session = await (await fetch(`${base}/session`, {
+        // A stopped turn (opencode's stop button: POST /session/<id>/abort)
+        // aborts the call, and so the tool's context.signal (T5).
+        const session = await (await fetch(`${base}/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })).json() as { id: string };
+        const prompt = await fetch(
+          `${base}/session/${session.id}/prompt_async`,
+          {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: "{}",
-          })).json() as { id: string };
-          const prompt = await fetch(
-            `${base}/session/${session.id}/prompt_async`,
-            {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({
-                model: { providerID: "fake", modelID: "fake-model" },
-                parts: [{ type: "text", text: "please wait" }],
-              }),
-            },
-          );
-          await prompt.body?.cancel();
-          assert.equal(prompt.ok, true);
-          await waitFor(
-            "the tool to start",
-            () => existsSync(join(repo.dir, "started.txt")),
-          );
-          assert.equal(existsSync(join(repo.dir, "aborted.txt")), false);
-          const stop = await fetch(`${base}/session/${session.id}/abort`, {
-            method: "POST",
-          });
-          await stop.body?.cancel();
-          assert.equal(stop.ok, true);
-          await waitFor(
-            "the tool to see the abort",
-            () => existsSync(join(repo.dir, "aborted.txt")),
-          ).catch((error) => {
-            throw new Error(`${error.message}\n${daemon.stderr()}`);
-          });
-          assert.match(
-            daemon.stderr(),
-            new RegExp(
-              `wait_abort.*${session.id}.*aborted`,
-            ),
-          );
-        } finally {
-          child.kill("SIGTERM");
-          await child.status;
-        }
+            body: JSON.stringify({
+              model: { providerID: "fake", modelID: "fake-model" },
+              parts: [{ type: "text", text: "please wait" }],
+            }),
+          },
+        );
+        await prompt.body?.cancel();
+        assert.equal(prompt.ok, true);
+        await waitFor(
+          "the tool to start",
+          () => existsSync(join(repo.dir, "started.txt")),
+        );
+        assert.equal(existsSync(join(repo.dir, "aborted.txt")), false);
+        const stop = await fetch(`${base}/session/${session.id}/abort`, {
+          method: "POST",
+        });
+        await stop.body?.cancel();
+        assert.equal(stop.ok, true);
+        await waitFor(
+          "the tool to see the abort",
+          () => existsSync(join(repo.dir, "aborted.txt")),
+        ).catch((error) => {
+          throw new Error(`${error.message}\n${daemon.stderr()}`);
+        });
+        assert.match(
+          daemon.stderr(),
+          new RegExp(
+            `wait_abort.*${session.id}.*aborted`,
+          ),
+        );
       },
     );
 
@@ -448,9 +437,7 @@ Deno.test({
     await t.step(
       "a truncated output keeps the path of the daemon's saved file (T6)",
       async () => {
-        const result = await runTool(home, repo.dir, "big_output", "{}");
-        assert.equal(result.code, 0, result.stderr);
-        const output = toolOutput(result.stdout);
+        const output = await toolOutput(home, repo.dir, "big_output", "{}");
         assert.match(output, /^line 1\nline 2\n/);
         const path = /Full output saved to: (\S+)/.exec(output)?.[1];
         assert.ok(path, output.slice(-400));
@@ -487,9 +474,10 @@ Deno.test({
         ).catch((error) => {
           throw new Error(`${error.message}\n${daemon.stderr()}`);
         });
-        const result = await runTool(home, repo.dir, "late_tool", "{}");
-        assert.equal(result.code, 0, result.stderr);
-        assert.equal(toolOutput(result.stdout), "late answer");
+        assert.equal(
+          await toolOutput(home, repo.dir, "late_tool", "{}"),
+          "late answer",
+        );
       },
     );
 
@@ -506,15 +494,8 @@ Deno.test({
         });
         assert.equal(restarted.port, port);
         assert.equal(readFileSync(pluginFile, "utf8"), before);
-        const result = await runTool(
-          home,
-          repo.dir,
-          "lookup_order",
-          '{"id":"A-9"}',
-        );
-        assert.equal(result.code, 0, result.stderr);
         assert.equal(
-          toolOutput(result.stdout),
+          await toolOutput(home, repo.dir, "lookup_order", '{"id":"A-9"}'),
           "order A-9 shipped [agent build]",
         );
       },

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { git, tempRepo } from "./_helpers.ts";
+import { evalJson, git, tempRepo } from "./_helpers.ts";
 import { loadProject } from "../lib/project/mod.ts";
 import {
   parseManifest,
@@ -445,18 +445,9 @@ Deno.test('validate() bounds its "did you mean" hints: 10,000 near-miss names ag
     const found = validate(manifest, { modules, legacyTools: [] }).filter((d) => d.rule === "V9");
     console.log(JSON.stringify([manifest.diagnostics.length, found.length, found[0].message]));
   `;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--quiet", script],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const out = await child.output();
-  clearTimeout(guard);
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const [parseErrors, unknown, first] = JSON.parse(
-    new TextDecoder().decode(out.stdout),
-  );
+  const [parseErrors, unknown, first] = await evalJson<
+    [number, number, string]
+  >(script);
   assert.equal(parseErrors, 0);
   assert.equal(unknown, 10_000);
   assert.equal(
