@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gitCommitAll } from "./_git.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DAEMON = join(REPO_ROOT, "daemon.ts");
@@ -224,12 +225,6 @@ async function spawnServer(
       await drain;
     },
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function callOnce(url: string, text: string): Promise<void> {

@@ -34,6 +34,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const QUICK = Deno.args.includes("--quick");
@@ -278,12 +279,6 @@ async function session(
       "mcp-protocol-version": "2025-11-25",
     },
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const work = mkdtempSync(join(tmpdir(), "beeuni-bench-mcp-"));

@@ -19,6 +19,7 @@ import {
   parseDebugJson,
   runOpencode,
 } from "../tests/_opencode.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = join(import.meta.dirname!, "..");
 const ROUNDS = Deno.args.includes("--quick") ? 3 : 9;
@@ -26,12 +27,6 @@ const ROUNDS = Deno.args.includes("--quick") ? 3 : 9;
 const ECHO_BODY = `async execute(args) {
     return "echo: " + String(args.text);
   },`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function main(): Promise<void> {
   await installOpencode();

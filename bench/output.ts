@@ -30,6 +30,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gitCommitAll } from "./_git.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
@@ -308,12 +309,6 @@ async function once(
   } finally {
     await daemon.stop();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const MIB = 1024 * 1024;

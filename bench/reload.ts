@@ -23,6 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gitCommitAll } from "./_git.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values: flags } = parseArgs({
@@ -76,12 +77,6 @@ function generateProject(dir: string): void {
   }
   write(join(dir, "beeuni.yaml"), manifestSource());
   gitCommitAll(dir);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function freePort(): number {
