@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gitCommitAll } from "./_git.ts";
+import { freePort, type Server, spawnServer } from "./_process.ts";
 import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -184,49 +185,6 @@ function importScript(dir: string, count: number): string {
   return lines.join("\n") + "\n";
 }
 
-interface Proc {
-  url: string;
-  child: Deno.ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function spawnServer(
-  args: string[],
-  env: Record<string, string>,
-): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    env: { ...env, NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`server exited before listening: ${text}`);
-    text += value;
-    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  // Keep draining stdout so the child never blocks on a full pipe.
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  return {
-    url,
-    child,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drain;
-    },
-  };
-}
-
 function callOnce(url: string, text: string): Promise<void> {
   return fetch(url, {
     method: "POST",
@@ -297,14 +255,6 @@ async function throughput(
     }
   }
   return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
-}
-
-/** A port free now on 127.0.0.1. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /**
@@ -410,49 +360,35 @@ async function memoryAfterTools(
     base: ReturnType<typeof treeMemory>;
   }
 > {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      DAEMON,
-      "--dir",
-      dir,
-      "--port",
-      String(port),
-      "--no-watch",
-      "--no-opencode",
-      "--runner-idle-ms",
-      "3000",
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    env: { ...env, NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("listening on")) {
-    text += (await reader.read()).value ?? "";
+  const daemon = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    DAEMON,
+    "--dir",
+    dir,
+    "--port",
+    "0",
+    "--no-watch",
+    "--no-opencode",
+    "--runner-idle-ms",
+    "3000",
+  ], { env });
+  try {
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+    await settle();
+    const base = treeMemory(daemon.pid);
+    for (let i = 0; i < count; i++) {
+      await callOnce(`${daemon.url}/beeuni/tools/tool_${i}`, "x");
+    }
+    await settle();
+    const touched = treeMemory(daemon.pid);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const idle = treeMemory(daemon.pid);
+    return { touched, idle, base };
+  } finally {
+    await daemon.stop();
   }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
-  await settle();
-  const base = treeMemory(child.pid);
-  for (let i = 0; i < count; i++) {
-    await callOnce(`http://127.0.0.1:${port}/beeuni/tools/tool_${i}`, "x");
-  }
-  await settle();
-  const touched = treeMemory(child.pid);
-  await new Promise((resolve) => setTimeout(resolve, 4_000));
-  const idle = treeMemory(child.pid);
-  child.kill("SIGTERM");
-  await child.status;
-  await drain;
-  return { touched, idle, base };
 }
 
 /** The median latency of `host.call` in this process: the host alone, no HTTP. */
@@ -510,30 +446,32 @@ async function main(): Promise<void> {
     XDG_CONFIG_HOME: join(root, "config"),
     BEEUNI_DAEMON_TOKEN: TOKEN,
   };
-  const procs: Proc[] = [];
+  const procs: Server[] = [];
   try {
     const small = generateProject(root, 0);
     const bareScript = join(root, "bare_server.ts");
     write(bareScript, BARE_SERVER);
     const daemon = await spawnServer(
       ["run", "-A", "--quiet", DAEMON, "--dir", small, "--port", "0"],
-      env,
+      { env },
     );
     procs.push(daemon);
-    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], env);
+    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], {
+      env,
+    });
     procs.push(bare);
     const layerScript = join(root, "http_layer_server.ts");
     write(layerScript, httpLayerServer());
     const layer = await spawnServer(
       ["run", "-A", "--quiet", layerScript],
-      env,
+      { env },
     );
     procs.push(layer);
     const adapterScript = join(root, "adapter_layer_server.ts");
     write(adapterScript, adapterLayerServer());
     const adapter = await spawnServer(
       ["run", "-A", "--quiet", adapterScript],
-      env,
+      { env },
     );
     procs.push(adapter);
     const targets = {

@@ -34,6 +34,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Server, spawnServer } from "./_process.ts";
 import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -149,60 +150,6 @@ async function sdkInstall(): Promise<string> {
   return dir;
 }
 
-interface Proc {
-  url: string;
-  stop(): Promise<void>;
-  stderr(): string;
-}
-
-async function spawnServer(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: options.cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...options.env },
-  }).spawn();
-  let err = "";
-  const errDrain = (async () => {
-    for await (
-      const chunk of child.stderr.pipeThrough(new TextDecoderStream())
-    ) {
-      err += chunk;
-    }
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) {
-      throw new Error(`server exited before listening: ${text}\n${err}`);
-    }
-    text += value;
-    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  return {
-    url,
-    stderr: () => err,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drain;
-      await errDrain;
-    },
-  };
-}
-
 /** How a side is called: its URL, the headers of every call, and (for the daemon's route) its own body shape. */
 interface Side {
   url: string;
@@ -282,7 +229,7 @@ async function session(
 }
 
 const work = mkdtempSync(join(tmpdir(), "beeuni-bench-mcp-"));
-const procs: Proc[] = [];
+const procs: Server[] = [];
 try {
   const config = ["--config", join(REPO_ROOT, "deno.json")];
   write(join(work, "bare.ts"), BARE_SERVER);
@@ -323,7 +270,7 @@ try {
     "--quiet",
     "--no-config",
     join(work, "bare.ts"),
-  ]);
+  ], { stderr: "piped" });
   procs.push(bare);
   const bareHeaders = await spawnServer([
     "run",
@@ -331,7 +278,7 @@ try {
     "--quiet",
     "--no-config",
     join(work, "bare_headers.ts"),
-  ]);
+  ], { stderr: "piped" });
   procs.push(bareHeaders);
   const sdk = await spawnServer(
     [
@@ -343,7 +290,7 @@ try {
       "--node-modules-dir=manual",
       "server.ts",
     ],
-    { cwd: sdkDir },
+    { cwd: sdkDir, stderr: "piped" },
   );
   procs.push(sdk);
   const layer = await spawnServer([
@@ -352,7 +299,7 @@ try {
     "--quiet",
     ...config,
     join(work, "layer.ts"),
-  ]);
+  ], { stderr: "piped" });
   procs.push(layer);
   const daemon = await spawnServer(
     [
@@ -367,7 +314,10 @@ try {
       "--no-watch",
       "--no-opencode",
     ],
-    { env: { BEEUNI_DAEMON_TOKEN: TOKEN, PATH: Deno.env.get("PATH") ?? "" } },
+    {
+      env: { BEEUNI_DAEMON_TOKEN: TOKEN, PATH: Deno.env.get("PATH") ?? "" },
+      stderr: "piped",
+    },
   );
   procs.push(daemon);
 

@@ -30,6 +30,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gitCommitAll } from "./_git.ts";
+import { type Server, spawnServer } from "./_process.ts";
 import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -169,68 +170,28 @@ function max(a: Memory, b: Memory): Memory {
   };
 }
 
-interface Daemon {
-  pid: number;
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startDaemon(
+function startDaemon(
   checkout: string,
   dir: string,
   env: Record<string, string>,
-): Promise<Daemon> {
+): Promise<Server> {
   const [program, ...start] = flags.exec
     ? [flags.exec]
     : [Deno.execPath(), "run", "-A", "--quiet"];
-  const child = new Deno.Command(program, {
-    args: [
-      ...start,
-      join(checkout, "daemon.ts"),
-      "--dir",
-      dir,
-      "--port",
-      "0",
-      "--no-watch",
-      "--no-opencode",
-      "--runner-heap-mb",
-      flags["runner-heap-mb"]!,
-      "--tmp-max-bytes",
-      flags["tmp-max-bytes"]!,
-    ],
-    cwd: checkout,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { ...env, NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the daemon exited before listening: ${text}`);
-    text += value;
-    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  const errors = (async () => {
-    for await (const _ of child.stderr) { /* discard */ }
-  })();
-  return {
-    pid: child.pid,
-    url,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drain;
-      await errors;
-    },
-  };
+  return spawnServer([
+    ...start,
+    join(checkout, "daemon.ts"),
+    "--dir",
+    dir,
+    "--port",
+    "0",
+    "--no-watch",
+    "--no-opencode",
+    "--runner-heap-mb",
+    flags["runner-heap-mb"]!,
+    "--tmp-max-bytes",
+    flags["tmp-max-bytes"]!,
+  ], { program, cwd: checkout, env, stderr: "piped" });
 }
 
 interface Run {

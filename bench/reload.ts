@@ -23,6 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gitCommitAll } from "./_git.ts";
+import { freePort } from "./_process.ts";
 import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -77,13 +78,6 @@ function generateProject(dir: string): void {
   }
   write(join(dir, "beeuni.yaml"), manifestSource());
   gitCommitAll(dir);
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** One call's output, or undefined when the daemon does not answer yet. */
