@@ -21,6 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gitCommitAll } from "./_git.ts";
 import { freePort, type Server, spawnServer } from "./_process.ts";
+import { latency, throughput } from "./_rounds.ts";
 import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -205,56 +206,6 @@ function callOnce(url: string, text: string): Promise<void> {
       );
     }
   });
-}
-
-async function latency(
-  targets: Record<string, string>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(targets);
-  const samples: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (let i = 0; i < LATENCY_WARMUP; i++) {
-    for (const name of names) await callOnce(targets[name], `w${i}`);
-  }
-  for (let i = 0; i < LATENCY_CALLS; i++) {
-    const order = i % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      const start = performance.now();
-      await callOnce(targets[name], `c${i}`);
-      samples[name].push(performance.now() - start);
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
-}
-
-async function throughputRound(url: string): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < THROUGHPUT_CALLS) {
-      const i = next++;
-      await callOnce(url, `t${i}`);
-    }
-  }));
-  return THROUGHPUT_CALLS / ((performance.now() - start) / 1000);
-}
-
-async function throughput(
-  targets: Record<string, string>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(targets);
-  const rates: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (const name of names) await throughputRound(targets[name]); // warm-up
-  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-    const order = round % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      rates[name].push(await throughputRound(targets[name]));
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
 }
 
 /**
@@ -482,9 +433,16 @@ async function main(): Promise<void> {
     };
 
     console.error("measuring latency...");
-    const lat = await latency(targets);
+    const lat = await latency(targets, callOnce, {
+      warmup: LATENCY_WARMUP,
+      calls: LATENCY_CALLS,
+    });
     console.error("measuring throughput...");
-    const thr = await throughput(targets);
+    const thr = await throughput(targets, callOnce, {
+      concurrency: CONCURRENCY,
+      calls: THROUGHPUT_CALLS,
+      rounds: THROUGHPUT_ROUNDS,
+    });
     for (const proc of procs.splice(0)) await proc.stop();
 
     console.error("measuring cold start...");

@@ -35,7 +35,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Server, spawnServer } from "./_process.ts";
-import { median } from "./_stats.ts";
+import { latency, throughput } from "./_rounds.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const QUICK = Deno.args.includes("--quick");
@@ -342,8 +342,15 @@ try {
       route: true,
     },
   };
-  const lat = await latency(sides);
-  const rate = await throughput(sides);
+  const lat = await latency(sides, callOnce, {
+    warmup: LATENCY_WARMUP,
+    calls: LATENCY_CALLS,
+  });
+  const rate = await throughput(sides, callOnce, {
+    concurrency: CONCURRENCY,
+    calls: THROUGHPUT_CALLS,
+    rounds: THROUGHPUT_ROUNDS,
+  });
   const rows = Object.keys(sides).map((name) => ({
     side: name,
     latencyMs: lat[name].toFixed(3),
@@ -369,51 +376,4 @@ try {
 } finally {
   for (const proc of procs) await proc.stop();
   rmSync(work, { recursive: true, force: true });
-}
-
-async function latency(
-  sides: Record<string, Side>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(sides);
-  const samples: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (let i = 0; i < LATENCY_WARMUP; i++) {
-    for (const name of names) await callOnce(sides[name], `w${i}`);
-  }
-  for (let i = 0; i < LATENCY_CALLS; i++) {
-    const order = i % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      const start = performance.now();
-      await callOnce(sides[name], `c${i}`);
-      samples[name].push(performance.now() - start);
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
-}
-
-async function throughput(
-  sides: Record<string, Side>,
-): Promise<Record<string, number>> {
-  const round = async (side: Side) => {
-    let next = 0;
-    const start = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < THROUGHPUT_CALLS) {
-        const i = next++;
-        await callOnce(side, `t${i}`);
-      }
-    }));
-    return THROUGHPUT_CALLS / ((performance.now() - start) / 1000);
-  };
-  const names = Object.keys(sides);
-  const rates: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (const name of names) await round(sides[name]); // warm-up
-  for (let r = 0; r < THROUGHPUT_ROUNDS; r++) {
-    const order = r % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) rates[name].push(await round(sides[name]));
-  }
-  return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
 }
