@@ -21,6 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gitCommitAll } from "./_git.ts";
 import { freePort, type Server, spawnServer } from "./_process.ts";
+import { descendants, memoryOf } from "./_proc_memory.ts";
 import { latency, throughput } from "./_rounds.ts";
 import { median } from "./_stats.ts";
 
@@ -268,30 +269,16 @@ async function coldDaemon(
 
 /** Memory of a process and all it started, in MB: resident (RSS) and proportional (PSS). */
 function treeMemory(pid: number): { rss: number; pss: number; count: number } {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(entry.name));
-      children.set(ppid, list);
-    } catch { /* gone */ }
-  }
   let rss = 0;
   let pss = 0;
   let count = 0;
-  const visit = (p: number) => {
-    try {
-      const rollup = Deno.readTextFileSync(`/proc/${p}/smaps_rollup`);
-      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
-      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
-      count++;
-    } catch { /* gone */ }
-    for (const child of children.get(p) ?? []) visit(child);
-  };
-  visit(pid);
+  for (const p of [pid, ...descendants(pid)]) {
+    const memory = memoryOf(p);
+    if (!memory) continue;
+    rss += memory.rss / (1024 * 1024);
+    pss += memory.pss / (1024 * 1024);
+    count++;
+  }
   return { rss, pss, count };
 }
 

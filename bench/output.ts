@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gitCommitAll } from "./_git.ts";
 import { type Server, spawnServer } from "./_process.ts";
+import { descendants, type Memory, memoryOf } from "./_proc_memory.ts";
 import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -83,51 +84,6 @@ function project(root: string): string {
   write(join(dir, "beeuni.yaml"), "tools:\n  big: tools/big.ts\n");
   gitCommitAll(dir);
   return dir;
-}
-
-/** Memory of one process from /proc, in bytes: PSS, RSS and the peak RSS. */
-interface Memory {
-  pss: number;
-  rss: number;
-  hwm: number;
-}
-
-function memoryOf(pid: number): Memory | undefined {
-  try {
-    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = (text: string, key: string) =>
-      Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(text)![1]) * 1024;
-    return {
-      pss: kb(rollup, "Pss"),
-      rss: kb(rollup, "Rss"),
-      hwm: kb(status, "VmHWM"),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The processes descended from `pid`. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...children.get(ppid) ?? [], Number(entry.name)]);
-    } catch { /* gone */ }
-  }
-  const out: number[] = [];
-  const visit = (p: number) => {
-    for (const child of children.get(p) ?? []) {
-      out.push(child);
-      visit(child);
-    }
-  };
-  visit(pid);
-  return out;
 }
 
 /** Peaks of the samples taken while a call runs. */
