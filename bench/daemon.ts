@@ -15,7 +15,7 @@
 //
 //   deno run -A bench/daemon.ts [--quick]
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,7 @@ import { freePort, type Server, spawnServer } from "./_process.ts";
 import { descendants, memoryOf } from "./_proc_memory.ts";
 import { latency, throughput } from "./_rounds.ts";
 import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DAEMON = join(REPO_ROOT, "daemon.ts");
@@ -38,11 +39,6 @@ const COLD_TOOLS = 100;
 const COLD_ROUNDS = QUICK ? 3 : 7;
 
 const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 function toolSource(name: string): string {
   return `export default {

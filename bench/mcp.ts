@@ -24,18 +24,13 @@
 //
 //   deno run -A bench/mcp.ts [--quick]
 
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Server, spawnServer } from "./_process.ts";
 import { latency, throughput } from "./_rounds.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const QUICK = Deno.args.includes("--quick");
@@ -47,11 +42,6 @@ const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
 const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 const SDK = "@modelcontextprotocol/sdk";
 const SDK_VERSION = "1.32.2";
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 const LISTEN =
   `onListen: ({ port }) => console.log("listening on http://127.0.0.1:" + port)`;

@@ -18,13 +18,7 @@
 //     [--shape lines|line] [--runner-heap-mb 1024] [--tmp-max-bytes N]
 //     [--exec <binary>]
 
-import {
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +27,7 @@ import { gitCommitAll } from "./_git.ts";
 import { type Server, spawnServer } from "./_process.ts";
 import { descendants, type Memory, memoryOf } from "./_proc_memory.ts";
 import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
@@ -71,11 +66,6 @@ export default {
   },
 };
 `;
-}
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
 }
 
 function project(root: string): string {

@@ -17,7 +17,7 @@
 //
 //   deno run -A bench/reload.ts [--quick] [--tools N] [--compare ../old/daemon.ts]
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,7 @@ import { parseArgs } from "node:util";
 import { gitCommitAll } from "./_git.ts";
 import { freePort } from "./_process.ts";
 import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values: flags } = parseArgs({
@@ -49,11 +50,6 @@ const SIDES: Side[] = [
     ? [{ label: flags.compare, daemon: resolve(flags.compare) }]
     : []),
 ];
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 function toolSource(mark: string): string {
   return `export default {
