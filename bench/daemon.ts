@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { freePort, type Server, spawnServer } from "./_process.ts";
 import { descendants, memoryOf } from "./_proc_memory.ts";
@@ -37,8 +38,6 @@ const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
 const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
 const COLD_TOOLS = 100;
 const COLD_ROUNDS = QUICK ? 3 : 7;
-
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 
 function toolSource(name: string): string {
   return `export default {
@@ -373,13 +372,7 @@ function fmt(value: number, digits = 2): string {
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "beeuni_daemon_bench_"));
-  const state = join(root, "state");
-  const env: Record<string, string> = {
-    ...Deno.env.toObject(),
-    XDG_STATE_HOME: state,
-    XDG_CONFIG_HOME: join(root, "config"),
-    BEEUNI_DAEMON_TOKEN: TOKEN,
-  };
+  const env = daemonEnv(root);
   const procs: Server[] = [];
   try {
     const small = generateProject(root, 0);

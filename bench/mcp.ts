@@ -28,6 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { TOKEN } from "./_daemon_env.ts";
 import { type Server, spawnServer } from "./_process.ts";
 import { latency, throughput } from "./_rounds.ts";
 import { write } from "./_write.ts";
@@ -39,7 +40,6 @@ const LATENCY_CALLS = QUICK ? 300 : 1500; // per side
 const CONCURRENCY = 32;
 const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
 const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 const SDK = "@modelcontextprotocol/sdk";
 const SDK_VERSION = "1.32.2";
 

@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { type Server, spawnServer } from "./_process.ts";
 import { descendants, type Memory, memoryOf } from "./_proc_memory.ts";
@@ -30,7 +31,6 @@ import { median } from "./_stats.ts";
 import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -274,13 +274,7 @@ function table(sides: Record<string, Run[]>): string[] {
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "beeuni_output_bench_"));
-  const env: Record<string, string> = {
-    ...Deno.env.toObject(),
-    XDG_STATE_HOME: join(root, "state"),
-    XDG_CONFIG_HOME: join(root, "config"),
-    TMPDIR: join(root, "tmp"),
-    BEEUNI_DAEMON_TOKEN: TOKEN,
-  };
+  const env = { ...daemonEnv(root), TMPDIR: join(root, "tmp") };
   mkdirSync(env.TMPDIR, { recursive: true });
   const sides: Record<string, string> = { now: REPO_ROOT };
   if (flags.before) sides.before = resolve(flags.before);

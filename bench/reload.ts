@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { freePort } from "./_process.ts";
 import { median } from "./_stats.ts";
@@ -38,7 +39,6 @@ const { values: flags } = parseArgs({
 });
 const ROUNDS = flags.quick ? 3 : 9;
 const TOOLS = Number(flags.tools);
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 
 interface Side {
   label: string;
@@ -218,12 +218,7 @@ function fmt(value: number, digits = 1): string {
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "beeuni_reload_bench_"));
-  const env: Record<string, string> = {
-    ...Deno.env.toObject(),
-    XDG_STATE_HOME: join(root, "state"),
-    XDG_CONFIG_HOME: join(root, "config"),
-    BEEUNI_DAEMON_TOKEN: TOKEN,
-  };
+  const env = daemonEnv(root);
   try {
     const results = SIDES.map(() => ({
       cold: [] as number[],
