@@ -2,17 +2,12 @@
 // `beeuni.yaml` imports 20 files of 50 project tools each (1,000 tool
 // modules, all tracked), plus the five Beeuni tools and 40 agents.
 
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { gitCommitAll } from "./_git.ts";
+import { write } from "./_write.ts";
 
 const FILES = 20;
 const TOOLS_PER_FILE = 50;
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 /** Writes the project into the empty folder `dir` and commits it. */
 export function generateBigProject(dir: string): void {

@@ -34,6 +34,7 @@ import {
   NODE_LATEST,
   nodeBin,
 } from "../tests/_runtimes.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const CLI = join(REPO_ROOT, "cli.ts");
@@ -213,12 +214,6 @@ async function time(s: Side): Promise<number> {
     );
   }
   return elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 try {

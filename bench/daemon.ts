@@ -15,11 +15,17 @@
 //
 //   deno run -A bench/daemon.ts [--quick]
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
+import { freePort, type Server, spawnServer } from "./_process.ts";
+import { descendants, memoryOf } from "./_proc_memory.ts";
+import { latency, throughput } from "./_rounds.ts";
+import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DAEMON = join(REPO_ROOT, "daemon.ts");
@@ -32,13 +38,6 @@ const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
 const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
 const COLD_TOOLS = 100;
 const COLD_ROUNDS = QUICK ? 3 : 7;
-
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 function toolSource(name: string): string {
   return `export default {
@@ -183,55 +182,6 @@ function importScript(dir: string, count: number): string {
   return lines.join("\n") + "\n";
 }
 
-interface Proc {
-  url: string;
-  child: Deno.ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function spawnServer(
-  args: string[],
-  env: Record<string, string>,
-): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    env: { ...env, NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`server exited before listening: ${text}`);
-    text += value;
-    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  // Keep draining stdout so the child never blocks on a full pipe.
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  return {
-    url,
-    child,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drain;
-    },
-  };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 function callOnce(url: string, text: string): Promise<void> {
   return fetch(url, {
     method: "POST",
@@ -252,64 +202,6 @@ function callOnce(url: string, text: string): Promise<void> {
       );
     }
   });
-}
-
-async function latency(
-  targets: Record<string, string>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(targets);
-  const samples: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (let i = 0; i < LATENCY_WARMUP; i++) {
-    for (const name of names) await callOnce(targets[name], `w${i}`);
-  }
-  for (let i = 0; i < LATENCY_CALLS; i++) {
-    const order = i % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      const start = performance.now();
-      await callOnce(targets[name], `c${i}`);
-      samples[name].push(performance.now() - start);
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
-}
-
-async function throughputRound(url: string): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < THROUGHPUT_CALLS) {
-      const i = next++;
-      await callOnce(url, `t${i}`);
-    }
-  }));
-  return THROUGHPUT_CALLS / ((performance.now() - start) / 1000);
-}
-
-async function throughput(
-  targets: Record<string, string>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(targets);
-  const rates: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (const name of names) await throughputRound(targets[name]); // warm-up
-  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-    const order = round % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      rates[name].push(await throughputRound(targets[name]));
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
-}
-
-/** A port free now on 127.0.0.1. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /**
@@ -372,30 +264,16 @@ async function coldDaemon(
 
 /** Memory of a process and all it started, in MB: resident (RSS) and proportional (PSS). */
 function treeMemory(pid: number): { rss: number; pss: number; count: number } {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(entry.name));
-      children.set(ppid, list);
-    } catch { /* gone */ }
-  }
   let rss = 0;
   let pss = 0;
   let count = 0;
-  const visit = (p: number) => {
-    try {
-      const rollup = Deno.readTextFileSync(`/proc/${p}/smaps_rollup`);
-      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
-      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)![1]) / 1024;
-      count++;
-    } catch { /* gone */ }
-    for (const child of children.get(p) ?? []) visit(child);
-  };
-  visit(pid);
+  for (const p of [pid, ...descendants(pid)]) {
+    const memory = memoryOf(p);
+    if (!memory) continue;
+    rss += memory.rss / (1024 * 1024);
+    pss += memory.pss / (1024 * 1024);
+    count++;
+  }
   return { rss, pss, count };
 }
 
@@ -415,49 +293,35 @@ async function memoryAfterTools(
     base: ReturnType<typeof treeMemory>;
   }
 > {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      DAEMON,
-      "--dir",
-      dir,
-      "--port",
-      String(port),
-      "--no-watch",
-      "--no-opencode",
-      "--runner-idle-ms",
-      "3000",
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    env: { ...env, NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("listening on")) {
-    text += (await reader.read()).value ?? "";
+  const daemon = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    DAEMON,
+    "--dir",
+    dir,
+    "--port",
+    "0",
+    "--no-watch",
+    "--no-opencode",
+    "--runner-idle-ms",
+    "3000",
+  ], { env });
+  try {
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+    await settle();
+    const base = treeMemory(daemon.pid);
+    for (let i = 0; i < count; i++) {
+      await callOnce(`${daemon.url}/beeuni/tools/tool_${i}`, "x");
+    }
+    await settle();
+    const touched = treeMemory(daemon.pid);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const idle = treeMemory(daemon.pid);
+    return { touched, idle, base };
+  } finally {
+    await daemon.stop();
   }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
-  await settle();
-  const base = treeMemory(child.pid);
-  for (let i = 0; i < count; i++) {
-    await callOnce(`http://127.0.0.1:${port}/beeuni/tools/tool_${i}`, "x");
-  }
-  await settle();
-  const touched = treeMemory(child.pid);
-  await new Promise((resolve) => setTimeout(resolve, 4_000));
-  const idle = treeMemory(child.pid);
-  child.kill("SIGTERM");
-  await child.status;
-  await drain;
-  return { touched, idle, base };
 }
 
 /** The median latency of `host.call` in this process: the host alone, no HTTP. */
@@ -508,37 +372,33 @@ function fmt(value: number, digits = 2): string {
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "beeuni_daemon_bench_"));
-  const state = join(root, "state");
-  const env: Record<string, string> = {
-    ...Deno.env.toObject(),
-    XDG_STATE_HOME: state,
-    XDG_CONFIG_HOME: join(root, "config"),
-    BEEUNI_DAEMON_TOKEN: TOKEN,
-  };
-  const procs: Proc[] = [];
+  const env = daemonEnv(root);
+  const procs: Server[] = [];
   try {
     const small = generateProject(root, 0);
     const bareScript = join(root, "bare_server.ts");
     write(bareScript, BARE_SERVER);
     const daemon = await spawnServer(
       ["run", "-A", "--quiet", DAEMON, "--dir", small, "--port", "0"],
-      env,
+      { env },
     );
     procs.push(daemon);
-    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], env);
+    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], {
+      env,
+    });
     procs.push(bare);
     const layerScript = join(root, "http_layer_server.ts");
     write(layerScript, httpLayerServer());
     const layer = await spawnServer(
       ["run", "-A", "--quiet", layerScript],
-      env,
+      { env },
     );
     procs.push(layer);
     const adapterScript = join(root, "adapter_layer_server.ts");
     write(adapterScript, adapterLayerServer());
     const adapter = await spawnServer(
       ["run", "-A", "--quiet", adapterScript],
-      env,
+      { env },
     );
     procs.push(adapter);
     const targets = {
@@ -549,9 +409,16 @@ async function main(): Promise<void> {
     };
 
     console.error("measuring latency...");
-    const lat = await latency(targets);
+    const lat = await latency(targets, callOnce, {
+      warmup: LATENCY_WARMUP,
+      calls: LATENCY_CALLS,
+    });
     console.error("measuring throughput...");
-    const thr = await throughput(targets);
+    const thr = await throughput(targets, callOnce, {
+      concurrency: CONCURRENCY,
+      calls: THROUGHPUT_CALLS,
+      rounds: THROUGHPUT_ROUNDS,
+    });
     for (const proc of procs.splice(0)) await proc.stop();
 
     console.error("measuring cold start...");

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { type ManifestLimits, parseManifest } from "../lib/manifest/mod.ts";
 import { loadProject } from "../lib/project/mod.ts";
+import { median } from "./_stats.ts";
 
 type Files = Record<string, string>;
 
@@ -169,12 +170,6 @@ Deno.bench({
     () => loadProject({ cwd: dir, tracking: false }),
   ),
 });
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 globalThis.addEventListener("unload", () => {
   rmSync(dir, { recursive: true, force: true });

@@ -24,16 +24,14 @@
 //
 //   deno run -A bench/mcp.ts [--quick]
 
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { TOKEN } from "./_daemon_env.ts";
+import { type Server, spawnServer } from "./_process.ts";
+import { latency, throughput } from "./_rounds.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const QUICK = Deno.args.includes("--quick");
@@ -42,14 +40,8 @@ const LATENCY_CALLS = QUICK ? 300 : 1500; // per side
 const CONCURRENCY = 32;
 const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
 const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 const SDK = "@modelcontextprotocol/sdk";
 const SDK_VERSION = "1.32.2";
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 const LISTEN =
   `onListen: ({ port }) => console.log("listening on http://127.0.0.1:" + port)`;
@@ -148,60 +140,6 @@ async function sdkInstall(): Promise<string> {
   return dir;
 }
 
-interface Proc {
-  url: string;
-  stop(): Promise<void>;
-  stderr(): string;
-}
-
-async function spawnServer(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: options.cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...options.env },
-  }).spawn();
-  let err = "";
-  const errDrain = (async () => {
-    for await (
-      const chunk of child.stderr.pipeThrough(new TextDecoderStream())
-    ) {
-      err += chunk;
-    }
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) {
-      throw new Error(`server exited before listening: ${text}\n${err}`);
-    }
-    text += value;
-    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  return {
-    url,
-    stderr: () => err,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drain;
-      await errDrain;
-    },
-  };
-}
-
 /** How a side is called: its URL, the headers of every call, and (for the daemon's route) its own body shape. */
 interface Side {
   url: string;
@@ -280,14 +218,8 @@ async function session(
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 const work = mkdtempSync(join(tmpdir(), "beeuni-bench-mcp-"));
-const procs: Proc[] = [];
+const procs: Server[] = [];
 try {
   const config = ["--config", join(REPO_ROOT, "deno.json")];
   write(join(work, "bare.ts"), BARE_SERVER);
@@ -328,7 +260,7 @@ try {
     "--quiet",
     "--no-config",
     join(work, "bare.ts"),
-  ]);
+  ], { stderr: "piped" });
   procs.push(bare);
   const bareHeaders = await spawnServer([
     "run",
@@ -336,7 +268,7 @@ try {
     "--quiet",
     "--no-config",
     join(work, "bare_headers.ts"),
-  ]);
+  ], { stderr: "piped" });
   procs.push(bareHeaders);
   const sdk = await spawnServer(
     [
@@ -348,7 +280,7 @@ try {
       "--node-modules-dir=manual",
       "server.ts",
     ],
-    { cwd: sdkDir },
+    { cwd: sdkDir, stderr: "piped" },
   );
   procs.push(sdk);
   const layer = await spawnServer([
@@ -357,7 +289,7 @@ try {
     "--quiet",
     ...config,
     join(work, "layer.ts"),
-  ]);
+  ], { stderr: "piped" });
   procs.push(layer);
   const daemon = await spawnServer(
     [
@@ -372,7 +304,10 @@ try {
       "--no-watch",
       "--no-opencode",
     ],
-    { env: { BEEUNI_DAEMON_TOKEN: TOKEN, PATH: Deno.env.get("PATH") ?? "" } },
+    {
+      env: { BEEUNI_DAEMON_TOKEN: TOKEN, PATH: Deno.env.get("PATH") ?? "" },
+      stderr: "piped",
+    },
   );
   procs.push(daemon);
 
@@ -397,8 +332,15 @@ try {
       route: true,
     },
   };
-  const lat = await latency(sides);
-  const rate = await throughput(sides);
+  const lat = await latency(sides, callOnce, {
+    warmup: LATENCY_WARMUP,
+    calls: LATENCY_CALLS,
+  });
+  const rate = await throughput(sides, callOnce, {
+    concurrency: CONCURRENCY,
+    calls: THROUGHPUT_CALLS,
+    rounds: THROUGHPUT_ROUNDS,
+  });
   const rows = Object.keys(sides).map((name) => ({
     side: name,
     latencyMs: lat[name].toFixed(3),
@@ -424,51 +366,4 @@ try {
 } finally {
   for (const proc of procs) await proc.stop();
   rmSync(work, { recursive: true, force: true });
-}
-
-async function latency(
-  sides: Record<string, Side>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(sides);
-  const samples: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (let i = 0; i < LATENCY_WARMUP; i++) {
-    for (const name of names) await callOnce(sides[name], `w${i}`);
-  }
-  for (let i = 0; i < LATENCY_CALLS; i++) {
-    const order = i % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      const start = performance.now();
-      await callOnce(sides[name], `c${i}`);
-      samples[name].push(performance.now() - start);
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
-}
-
-async function throughput(
-  sides: Record<string, Side>,
-): Promise<Record<string, number>> {
-  const round = async (side: Side) => {
-    let next = 0;
-    const start = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < THROUGHPUT_CALLS) {
-        const i = next++;
-        await callOnce(side, `t${i}`);
-      }
-    }));
-    return THROUGHPUT_CALLS / ((performance.now() - start) / 1000);
-  };
-  const names = Object.keys(sides);
-  const rates: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (const name of names) await round(sides[name]); // warm-up
-  for (let r = 0; r < THROUGHPUT_ROUNDS; r++) {
-    const order = r % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) rates[name].push(await round(sides[name]));
-  }
-  return Object.fromEntries(names.map((n) => [n, median(rates[n])]));
 }

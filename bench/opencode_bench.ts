@@ -19,6 +19,8 @@ import {
   parseDebugJson,
   runOpencode,
 } from "../tests/_opencode.ts";
+import { spawnServer } from "./_process.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = join(import.meta.dirname!, "..");
 const ROUNDS = Deno.args.includes("--quick") ? 3 : 9;
@@ -26,12 +28,6 @@ const ROUNDS = Deno.args.includes("--quick") ? 3 : 9;
 const ECHO_BODY = `async execute(args) {
     return "echo: " + String(args.text);
   },`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function main(): Promise<void> {
   await installOpencode();
@@ -58,34 +54,19 @@ async function main(): Promise<void> {
   }
   await new Deno.Command("git", { args: ["init", "-q"], cwd: project })
     .output();
-  const daemon = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      join(REPO_ROOT, "daemon.ts"),
-      "--dir",
-      project,
-      "--port",
-      "0",
-      "--no-watch",
-      "--opencode-config-dir",
-      home.configDir,
-    ],
-    env: { XDG_STATE_HOME: join(home.dir, "state") },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = daemon.stdout.pipeThrough(new TextDecoderStream())
-    .getReader();
-  let printed = "";
-  while (!/listening on /.test(printed)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the daemon stopped:\n${printed}`);
-    printed += value;
-  }
-  reader.releaseLock();
-  daemon.stdout.cancel().catch(() => {});
+  const daemon = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    join(REPO_ROOT, "daemon.ts"),
+    "--dir",
+    project,
+    "--port",
+    "0",
+    "--no-watch",
+    "--opencode-config-dir",
+    home.configDir,
+  ], { env: { XDG_STATE_HOME: join(home.dir, "state") } });
   const call = async (tool: string) => {
     const start = performance.now();
     const result = await runOpencode(home, project, [
@@ -192,8 +173,7 @@ async function main(): Promise<void> {
       }`,
     );
   } finally {
-    daemon.kill("SIGTERM");
-    await daemon.status;
+    await daemon.stop();
     await Deno.remove(project, { recursive: true });
   }
 }

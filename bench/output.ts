@@ -18,21 +18,19 @@
 //     [--shape lines|line] [--runner-heap-mb 1024] [--tmp-max-bytes N]
 //     [--exec <binary>]
 
-import {
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
+import { type Server, spawnServer } from "./_process.ts";
+import { descendants, type Memory, memoryOf } from "./_proc_memory.ts";
+import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -70,62 +68,12 @@ export default {
 `;
 }
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
 function project(root: string): string {
   const dir = join(root, "project");
   write(join(dir, "tools/big.ts"), toolSource());
   write(join(dir, "beeuni.yaml"), "tools:\n  big: tools/big.ts\n");
   gitCommitAll(dir);
   return dir;
-}
-
-/** Memory of one process from /proc, in bytes: PSS, RSS and the peak RSS. */
-interface Memory {
-  pss: number;
-  rss: number;
-  hwm: number;
-}
-
-function memoryOf(pid: number): Memory | undefined {
-  try {
-    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = (text: string, key: string) =>
-      Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(text)![1]) * 1024;
-    return {
-      pss: kb(rollup, "Pss"),
-      rss: kb(rollup, "Rss"),
-      hwm: kb(status, "VmHWM"),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The processes descended from `pid`. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...children.get(ppid) ?? [], Number(entry.name)]);
-    } catch { /* gone */ }
-  }
-  const out: number[] = [];
-  const visit = (p: number) => {
-    for (const child of children.get(p) ?? []) {
-      out.push(child);
-      visit(child);
-    }
-  };
-  visit(pid);
-  return out;
 }
 
 /** Peaks of the samples taken while a call runs. */
@@ -168,68 +116,28 @@ function max(a: Memory, b: Memory): Memory {
   };
 }
 
-interface Daemon {
-  pid: number;
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startDaemon(
+function startDaemon(
   checkout: string,
   dir: string,
   env: Record<string, string>,
-): Promise<Daemon> {
+): Promise<Server> {
   const [program, ...start] = flags.exec
     ? [flags.exec]
     : [Deno.execPath(), "run", "-A", "--quiet"];
-  const child = new Deno.Command(program, {
-    args: [
-      ...start,
-      join(checkout, "daemon.ts"),
-      "--dir",
-      dir,
-      "--port",
-      "0",
-      "--no-watch",
-      "--no-opencode",
-      "--runner-heap-mb",
-      flags["runner-heap-mb"]!,
-      "--tmp-max-bytes",
-      flags["tmp-max-bytes"]!,
-    ],
-    cwd: checkout,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { ...env, NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the daemon exited before listening: ${text}`);
-    text += value;
-    url = /listening on (http:\/\/\S+)\n/.exec(text)?.[1];
-  }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
-  const errors = (async () => {
-    for await (const _ of child.stderr) { /* discard */ }
-  })();
-  return {
-    pid: child.pid,
-    url,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drain;
-      await errors;
-    },
-  };
+  return spawnServer([
+    ...start,
+    join(checkout, "daemon.ts"),
+    "--dir",
+    dir,
+    "--port",
+    "0",
+    "--no-watch",
+    "--no-opencode",
+    "--runner-heap-mb",
+    flags["runner-heap-mb"]!,
+    "--tmp-max-bytes",
+    flags["tmp-max-bytes"]!,
+  ], { program, cwd: checkout, env, stderr: "piped" });
 }
 
 interface Run {
@@ -310,12 +218,6 @@ async function once(
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 const MIB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MIB).toFixed(0);
 const ratio = (bytes: number) => (bytes / OUTPUT_BYTES).toFixed(2) + "x";
@@ -372,13 +274,7 @@ function table(sides: Record<string, Run[]>): string[] {
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "beeuni_output_bench_"));
-  const env: Record<string, string> = {
-    ...Deno.env.toObject(),
-    XDG_STATE_HOME: join(root, "state"),
-    XDG_CONFIG_HOME: join(root, "config"),
-    TMPDIR: join(root, "tmp"),
-    BEEUNI_DAEMON_TOKEN: TOKEN,
-  };
+  const env = { ...daemonEnv(root), TMPDIR: join(root, "tmp") };
   mkdirSync(env.TMPDIR, { recursive: true });
   const sides: Record<string, string> = { now: REPO_ROOT };
   if (flags.before) sides.before = resolve(flags.before);

@@ -17,12 +17,16 @@
 //
 //   deno run -A bench/reload.ts [--quick] [--tools N] [--compare ../old/daemon.ts]
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
+import { freePort } from "./_process.ts";
+import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values: flags } = parseArgs({
@@ -35,7 +39,6 @@ const { values: flags } = parseArgs({
 });
 const ROUNDS = flags.quick ? 3 : 9;
 const TOOLS = Number(flags.tools);
-const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
 
 interface Side {
   label: string;
@@ -47,11 +50,6 @@ const SIDES: Side[] = [
     ? [{ label: flags.compare, daemon: resolve(flags.compare) }]
     : []),
 ];
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 function toolSource(mark: string): string {
   return `export default {
@@ -76,19 +74,6 @@ function generateProject(dir: string): void {
   }
   write(join(dir, "beeuni.yaml"), manifestSource());
   gitCommitAll(dir);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** One call's output, or undefined when the daemon does not answer yet. */
@@ -233,12 +218,7 @@ function fmt(value: number, digits = 1): string {
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "beeuni_reload_bench_"));
-  const env: Record<string, string> = {
-    ...Deno.env.toObject(),
-    XDG_STATE_HOME: join(root, "state"),
-    XDG_CONFIG_HOME: join(root, "config"),
-    BEEUNI_DAEMON_TOKEN: TOKEN,
-  };
+  const env = daemonEnv(root);
   try {
     const results = SIDES.map(() => ({
       cold: [] as number[],

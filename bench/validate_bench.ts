@@ -11,6 +11,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { loadProject } from "../lib/project/mod.ts";
 import { generateBigProject } from "./_big_project.ts";
+import { median } from "./_stats.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const CLI = join(REPO_ROOT, "cli.ts");
@@ -33,12 +34,6 @@ globalThis.addEventListener("unload", () => {
 
 /** Wall-clock times of every run, by bench, for the medians printed at the end. */
 const times: Record<string, number[]> = { empty: [], validate: [] };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 globalThis.addEventListener("unload", () => {
   if (times.empty.length === 0 || times.validate.length === 0) return;

@@ -1,0 +1,17 @@
+// What a benchmark's daemon runs with: its state and config kept in the
+// benchmark's temp folder, and a token known to the calls.
+
+import { join } from "node:path";
+
+/** The token every benchmark's daemon is given and every call carries. */
+export const TOKEN = "bench-token-" + "0123456789abcdef".repeat(2);
+
+/** This process's environment, with the daemon's state and config in `root` and TOKEN as its token. */
+export function daemonEnv(root: string): Record<string, string> {
+  return {
+    ...Deno.env.toObject(),
+    XDG_STATE_HOME: join(root, "state"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    BEEUNI_DAEMON_TOKEN: TOKEN,
+  };
+}
