@@ -17,8 +17,7 @@ import {
   UsageError,
 } from "./command.ts";
 import { timeoutOption } from "./_timeout_option.ts";
-import { toolEnv } from "../common/mod.ts";
-import { readSecrets } from "../secrets/mod.ts";
+import { projectHost } from "./_project_host.ts";
 import { locateManifest } from "../project/mod.ts";
 import { reloadLogger, startReloader } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
@@ -74,18 +73,12 @@ export const mcpCommand: Command = {
     const root = dirname(manifestFile);
     const log = (line: string) => io.stderr(line + "\n");
     const runtime = await loadRuntime();
-    // Loaded on demand, so other `beeuni` commands stay quick.
-    const { createHost } = await import("../host/mod.ts");
     const { serveStdio } = await import("../mcp/mod.ts");
     // What tools print goes to the host's log, on standard error: standard
     // output is the protocol.
-    const host = await createHost({
-      directory: root,
-      manifest: manifestFile,
+    const host = await projectHost(manifestFile, io, {
       validateArgs: values.validate === true,
       timeoutMs,
-      env: toolEnv(io.env),
-      secrets: () => readSecrets(root, io.env),
       log,
     });
     const server = serveStdio({

@@ -7,7 +7,6 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { dirname } from "node:path";
 import {
   type Command,
   type CommandIo,
@@ -15,8 +14,8 @@ import {
   UsageError,
 } from "./command.ts";
 import { timeoutOption } from "./_timeout_option.ts";
-import { escapeControl, toolEnv } from "../common/mod.ts";
-import { readSecrets } from "../secrets/mod.ts";
+import { projectHost } from "./_project_host.ts";
+import { escapeControl } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { agentNames, findAgent, nearestName } from "../manifest/mod.ts";
@@ -159,17 +158,10 @@ Options:
       io.cwd,
       values.manifest as string | undefined,
     );
-    const root = dirname(manifestFile);
     const verbose = values.verbose === true;
-    // Loaded on demand, so other `beeuni` commands stay quick.
-    const { createHost } = await import("../host/mod.ts");
-    const host = await createHost({
-      directory: root,
-      manifest: manifestFile,
+    const host = await projectHost(manifestFile, io, {
       validateArgs: values.validate === true,
       timeoutMs,
-      env: toolEnv(io.env),
-      secrets: () => readSecrets(root, io.env),
       log: (line) => {
         if (verbose) io.stderr(line + "\n");
       },
