@@ -29,6 +29,7 @@ export {
 } from "./dirs.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
 export { isProcessRunning } from "./process_running.ts";
+export { isWithin } from "./is_within.ts";
 export { toolEnv } from "./tool_env.ts";
 export { readAtMost } from "./read_at_most.ts";
 export {

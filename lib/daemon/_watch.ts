@@ -9,7 +9,8 @@
  */
 
 import { realpathSync } from "node:fs";
-import { dirname, extname, relative, resolve, sep } from "node:path";
+import { dirname, extname, resolve } from "node:path";
+import { isWithin } from "../common/mod.ts";
 import { type Manifest, MODULE_EXTENSIONS } from "../manifest/mod.ts";
 
 /**
@@ -54,11 +55,6 @@ function realPath(path: string): string {
   }
 }
 
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep));
-}
-
 /**
  * What to watch for the project at `root`, whose root manifest read as
  * `manifest`: the folders of every manifest file read, every import named
@@ -75,7 +71,7 @@ export function watchTargets(root: string, manifest: Manifest): WatchTargets {
   const manifests = new Set<string>([rootManifest]);
   const add = (repoRelative: string, isManifest: boolean) => {
     const full = resolve(absoluteRoot, repoRelative);
-    if (!inside(absoluteRoot, full)) return;
+    if (!isWithin(full, absoluteRoot)) return;
     dirs.add(dirname(full));
     if (isManifest) manifests.add(full);
   };

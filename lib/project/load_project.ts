@@ -14,7 +14,8 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import { basename, dirname, join, sep } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { isWithin } from "../common/mod.ts";
 import { locateManifest } from "./locate_manifest.ts";
 import {
   BEEUNI_TOOLS,
@@ -94,11 +95,6 @@ async function legacyToolNames(
   return out;
 }
 
-function isInside(root: string, path: string): boolean {
-  return path === root ||
-    path.startsWith(root.endsWith(sep) ? root : root + sep);
-}
-
 function realpath(path: string): string | undefined {
   try {
     return realpathSync(path);
@@ -151,14 +147,14 @@ function moduleFiles(
       if (files?.has(name)) {
         facts.set(path, {
           exists: true,
-          insideRepo: isInside(realRoot, join(realFolder!, name)),
+          insideRepo: isWithin(join(realFolder!, name), realRoot),
         });
         continue;
       }
       const real = realpath(full);
       facts.set(path, {
         exists: isFile(full),
-        insideRepo: real === undefined || isInside(realRoot, real),
+        insideRepo: real === undefined || isWithin(real, realRoot),
       });
     }
   }
@@ -219,7 +215,7 @@ export async function loadProject(
     if (!existsSync(full)) return undefined;
     const real = realpath(full);
     if (real === undefined) return undefined;
-    if (!isInside(realRoot, real)) {
+    if (!isWithin(real, realRoot)) {
       throw new Error("it leads outside the repository through a symlink");
     }
     const stat = statSync(real);
