@@ -313,7 +313,7 @@ Deno.test("a reload is announced while an old call still runs, not after it drai
   assert.deepEqual(p.host.list().map((t) => t.name), ["slow", "two"]);
 });
 
-Deno.test("what a tool prints never reaches the host's standard output: it goes to the host's log, one line each", async () => {
+Deno.test("what a tool prints never reaches the host's standard output: it goes to the host's log, one line each, naming the tool", async () => {
   await using repo = await tempRepo({
     "beeuni.yaml": manifest(["noisy"]),
     "tools/noisy.ts": `import process from "node:process";
@@ -363,7 +363,7 @@ console.error("outcome:", JSON.stringify(outcome));
       "from console.error",
     ]
   ) {
-    assert.match(stderr, new RegExp(`^log: \\[tools\\] ${line}$`, "m"));
+    assert.match(stderr, new RegExp(`^log: \\[tools\\] noisy: ${line}$`, "m"));
   }
   assert.match(stderr, /outcome: \{"ok":true,"output":"result"\}/);
 });

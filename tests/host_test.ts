@@ -547,12 +547,15 @@ Deno.test("a single long line of multi-byte text is cut without splitting a char
 
 const WAITER = tool(`
     if (args.mode === "quick") return "quick";
-    const { writeFileSync } = await import("node:fs");
+    const { renameSync, writeFileSync } = await import("node:fs");
     writeFileSync(context.directory + "/started-" + args.mode, "");
     await new Promise((resolve) => {
       context.signal.addEventListener("abort", resolve, { once: true });
     });
-    writeFileSync(context.directory + "/aborted-" + args.mode, String(context.signal.reason?.name));
+    // Written whole, then renamed: the test never reads it half-written.
+    const path = context.directory + "/aborted-" + args.mode;
+    writeFileSync(path + ".tmp", String(context.signal.reason?.name));
+    renameSync(path + ".tmp", path);
     return "saw abort";`);
 
 async function waitForFile(path: string): Promise<string> {

@@ -102,6 +102,25 @@ export class Generation {
     return next;
   }
 
+  /** The manifest files this generation read: the root manifest and its imports (absolute). */
+  manifestFiles(): string[] {
+    const files = new Set([resolve(this.root, this.manifest.manifestPath)]);
+    for (const file of this.manifest.files) {
+      files.add(resolve(this.root, file.path));
+      for (const entry of file.imports) {
+        files.add(resolve(this.root, entry.path));
+      }
+    }
+    return [...files];
+  }
+
+  /** The modules of the project's own tools (absolute), overridden Beeuni tools included. */
+  projectModules(): string[] {
+    return this.toolSet.tools
+      .filter((tool) => !(tool.kind === "beeuni" && isBeeuniTool(tool.name)))
+      .map((tool) => resolve(this.root, tool.source));
+  }
+
   /** The key part of `name`'s runners: its module version and name. */
   runnerPrefix(name: string): string {
     return `${this.versions.get(name)}\0${name}\0`;

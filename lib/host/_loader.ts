@@ -4,15 +4,14 @@
 // (once, H1), and the rest load in a fresh process.
 
 import type { LoadReport, ModuleRef, ToHost } from "./_protocol.ts";
-import type { RunnerProcess } from "./_runner_process.ts";
+import type { RunnerEvents, RunnerProcess } from "./_runner_process.ts";
 
 /** What loading needs from the host. */
 export interface LoaderOptions {
-  /** Starts a runner process whose messages go to `events`. */
-  start(events: {
-    message(message: ToHost): void;
-    exit(reason: string): void;
-  }): RunnerProcess;
+  /** Starts a runner process that reports to `events`. */
+  start(events: RunnerEvents): RunnerProcess;
+  /** Where the loader's log lines go. */
+  log(line: string): void;
   /** How long one module's import may take, in milliseconds. */
   timeoutMs: number;
   /** Called with each report as it arrives. */
@@ -29,6 +28,8 @@ function loadIn(
 ): Promise<{ stuck?: string; reason?: string }> {
   return new Promise((resolve) => {
     let current: string | undefined;
+    // The modules are imported, and reported, in the order they were sent.
+    let next = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let done = false;
     const finish = (result: { stuck?: string; reason?: string }) => {
@@ -40,31 +41,61 @@ function loadIn(
       resolve(result);
     };
     const stop = () => finish({ reason: "the tool host was closed" });
+    // Module code runs in this process and can write to the channel: a
+    // message out of turn ends it. The module importing then is left out;
+    // between imports, the modules not reported yet load in a new loader.
+    const outOfTurn = (what: string) =>
+      finish(
+        current === undefined ? {} : {
+          stuck: current,
+          reason:
+            `the module broke the tool host's protocol while loading (${what})`,
+        },
+      );
+    const onMessage = (message: ToHost) => {
+      if (message.t === "loading") {
+        if (current !== undefined || message.name !== modules[next]?.name) {
+          return outOfTurn(`a report of loading "${message.name}"`);
+        }
+        next++;
+        current = message.name;
+        clearTimeout(timer);
+        timer = setTimeout(() =>
+          finish({
+            stuck: message.name,
+            reason:
+              `importing the module did not finish within ${options.timeoutMs} ms`,
+          }), options.timeoutMs);
+      } else if (message.t === "loaded") {
+        if (message.name !== current) {
+          return outOfTurn(`a report of "${message.name}" having loaded`);
+        }
+        const { t: _, ...report } = message;
+        clearTimeout(timer);
+        current = undefined;
+        reports.set(report.name, report);
+        options.onReport?.(report);
+      } else if (message.t === "load-done") {
+        if (current !== undefined || next !== modules.length) {
+          return outOfTurn("an early end of loading");
+        }
+        finish({});
+      } else if (message.t !== "ready") {
+        outOfTurn(`a message of type "${message.t}"`);
+      }
+    };
     const runner = options.start({
-      message(message) {
-        if (message.t === "loading") {
-          current = message.name;
-          clearTimeout(timer);
-          timer = setTimeout(() =>
-            finish({
-              stuck: message.name,
-              reason:
-                `importing the module did not finish within ${options.timeoutMs} ms`,
-            }), options.timeoutMs);
-        } else if (message.t === "loaded") {
-          const { t: _, ...report } = message;
-          clearTimeout(timer);
-          current = undefined;
-          reports.set(report.name, report);
-          options.onReport?.(report);
-        } else if (message.t === "load-done") finish({});
-      },
+      message: onMessage,
       exit(reason) {
+        // Ended between two imports by what an imported module left
+        // running: the modules not reported yet load in a new loader.
+        if (current === undefined && next > 0) return finish({});
         finish({
           stuck: current,
           reason: `the module ended the process that imported it (${reason})`,
         });
       },
+      log: (line) => options.log(`[tools] ${current ?? "loader"}: ${line}`),
     });
     options.signal?.addEventListener("abort", stop, { once: true });
     if (options.signal?.aborted) stop();

@@ -1,6 +1,7 @@
 // The command line that starts a tool runner under each runtime, with what
 // that runtime can enforce (H2): Deno's permissions, Node.js's permission
-// model, nothing under Bun. Pure: the host decides the paths.
+// model (which allows paths but cannot deny one inside them), nothing under
+// Bun. Pure: the host decides the paths.
 
 import type { RuntimeName } from "../runtime/mod.ts";
 
@@ -10,6 +11,8 @@ export interface RunnerSpec {
   runtime: RuntimeName;
   /** The runtime's executable. */
   execPath: string;
+  /** The runtime's version, e.g. `26.12.1`, where flags depend on it. */
+  version?: string;
   /** The file to run, and the arguments after it (e.g. a mode marker). */
   entry: { file: string; args: string[] };
   /** The heap limit of the runner's JavaScript, in MB (Deno, Node.js). */
@@ -20,6 +23,10 @@ export interface RunnerSpec {
   write: string[];
   /** Paths the tool may never read, even inside `read` (Deno only). */
   denyRead: string[];
+  /** Paths the tool may never write, even inside `write` (Deno only). */
+  denyWrite: string[];
+  /** Hosts the tool may neither connect to nor listen on (Deno only). */
+  denyNet: string[];
   /** Whether the tool may start processes (and signal them). */
   allowRun: boolean;
 }
@@ -49,6 +56,12 @@ function denoArgs(spec: RunnerSpec): string[] {
   if (spec.denyRead.length > 0) {
     args.push(`--deny-read=${pathList(spec.denyRead)}`);
   }
+  if (spec.denyWrite.length > 0) {
+    args.push(`--deny-write=${pathList(spec.denyWrite)}`);
+  }
+  if (spec.denyNet.length > 0) {
+    args.push(`--deny-net=${pathList(spec.denyNet)}`);
+  }
   if (spec.allowRun) args.push("--allow-run");
   args.push(`--v8-flags=--max-old-space-size=${spec.heapMb}`);
   return args;
@@ -56,12 +69,18 @@ function denoArgs(spec: RunnerSpec): string[] {
 
 function nodeArgs(spec: RunnerSpec): string[] {
   const args = [
+    // No --allow-worker (a worker thread runs without the runner's guards,
+    // and Node.js warns that it can invalidate the permission model) and
+    // no --allow-wasi (a WASI preopen reads any file).
     "--permission",
-    "--allow-worker",
-    "--allow-wasi",
+    // No other process can open this one's inspector with a signal.
+    "--disable-sigusr1",
     "--disable-warning=ExperimentalWarning",
     `--max-old-space-size=${spec.heapMb}`,
   ];
+  // From Node.js 25 the permission model also denies the network unless
+  // allowed; tools may use it under every runtime.
+  if (Number(spec.version?.split(".")[0]) >= 25) args.push("--allow-net");
   for (const path of spec.read) args.push(`--allow-fs-read=${path}`);
   for (const path of spec.write) args.push(`--allow-fs-write=${path}`);
   if (spec.allowRun) args.push("--allow-child-process");

@@ -12,6 +12,7 @@
 // Also names the toolkit's daemon entry in that form, for messages that
 // tell a user how to start it.
 
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUNNER_MARKER } from "../common/mod.ts";
 
@@ -84,4 +85,34 @@ export function daemonCommand(
     pathOf(new URL(`../../daemon.${form === "npm" ? "js" : "ts"}`, url)),
   ];
   return [runtime, ...entry, "--dir", directory].map(quote).join(" ");
+}
+
+/** The files of the toolkit's own at its root, in the source and npm forms. */
+const OWN_NAMES = [
+  "lib",
+  "builtin_tools",
+  "bin",
+  "node_modules",
+  "cli.ts",
+  "cli.js",
+  "daemon.ts",
+  "daemon.js",
+  "mod.ts",
+  "mod.js",
+  "deno.json",
+  "deno.lock",
+  "package.json",
+  "package-lock.json",
+];
+
+/**
+ * The toolkit's own files and folders, in the form this code runs in: the
+ * code that hosts tools, which no tool may write. Listed by name rather
+ * than as the toolkit's whole folder, since a project may live inside it
+ * (the starter project of a source checkout).
+ */
+export function toolkitPaths(url: string = HERE): string[] {
+  if (toolkitForm(url) === "bundle") return [pathOf(new URL(url))];
+  const root = pathOf(new URL("../../", url));
+  return OWN_NAMES.map((name) => join(root, name));
 }

@@ -1,13 +1,27 @@
 // A tool runner: the process the host starts to import tool modules and run
-// their calls (H1, H2). Its messages with the host go over the IPC channel;
-// what tools print goes to its own stdout and stderr, which the host logs.
+// their calls (H1, H2). Its messages with the host go over a channel of its
+// own (file descriptors 3 and 4, see _channel.ts); what tools print goes to
+// its own stdout and stderr, which the host logs.
 //
 // Two jobs, set by the first message: `load` imports every module it is
 // sent, one at a time, and reports each (T1, T8); `init` imports one tool
 // and then runs its calls, each with its own context (T5).
 
+import { createReadStream, createWriteStream } from "node:fs";
+import { Socket } from "node:net";
 import process from "node:process";
+import type { Readable, Writable } from "node:stream";
+import {
+  cutLine,
+  frame,
+  HOST_TO_RUNNER_FD,
+  LineSplitter,
+  MAX_LINE_CHARS,
+  MAX_MESSAGE_CHARS,
+  RUNNER_TO_HOST_FD,
+} from "./_channel.ts";
 import { returnedResult, thrownMessage } from "./_outcome.ts";
+import { endGroup, installGuards } from "./_runner_guards.ts";
 import type {
   CallMessage,
   CallResult,
@@ -58,103 +72,74 @@ function sendResult(id: number, result: CallResult): void {
   if (results.length === 1) queueMicrotask(flushResults);
 }
 
-// Deno's IPC carries a string faster than an object; Node.js and Bun the
-// other way round. Either side reads both.
-const AS_TEXT = typeof (globalThis as Record<string, unknown>).Deno ===
-  "object";
+/** Where messages to the host go, once the channel is open. */
+let toHost: Writable | undefined;
+
+/** The line that stands for `message`, `chars` long once encoded, past what the host takes. */
+function overLimit(message: ToHost, chars: number): string {
+  const over =
+    `${chars} characters once encoded, over the limit of ${MAX_MESSAGE_CHARS}`;
+  if (message.t === "result") {
+    return frame({
+      t: "result",
+      id: message.id,
+      ok: false,
+      error:
+        `the tool's result is ${over}: return less, or write it to a file and return its path`,
+    });
+  }
+  if (message.t === "loaded") {
+    return frame({
+      t: "loaded",
+      name: message.name,
+      ok: false,
+      reason: `its description and parameters are ${over}`,
+    });
+  }
+  // Nothing else grows with what a tool does: log texts are cut.
+  return frame({ t: "log", text: `a message of ${over} was dropped` });
+}
 
 function send(message: ToHost): void {
-  try {
-    process.send?.(AS_TEXT ? JSON.stringify(message) : message);
-  } catch {
-    // The host is gone: the parent watch below ends this process.
-  }
+  const line = frame(message);
+  if (line.length <= MAX_MESSAGE_CHARS) toHost?.write(line);
+  else if (message.t === "results") {
+    for (const result of message.results) send({ t: "result", ...result });
+  } else toHost?.write(overLimit(message, line.length));
 }
 
-class ExitError extends Error {
-  constructor(how: string, code: unknown) {
-    super(
-      `the tool called ${how}(${
-        code === undefined ? "" : String(code)
-      }): a tool may not end the process; throw an Error to fail the call instead`,
-    );
-    this.name = "Error";
-  }
+/** Logs `text` in the host's log, as one line of this tool's. */
+function log(text: string): void {
+  send({ t: "log", text: cutLine(text) });
 }
 
-/** Ends this runner and every process it started (its process group). */
-function endGroup(code: number): never {
-  try {
-    process.kill(-process.pid, "SIGKILL");
-  } catch {
-    // Not allowed to signal (no children can exist then) or already gone.
-  }
-  realExit(code);
-}
-
-const denoGlobal = (globalThis as Record<string, unknown>).Deno as
-  | { exit?: (code: number) => never }
-  | undefined;
-// Deno's process.exit calls Deno.exit, which the guards replace: keep both.
-const realExit: (code: number) => never = denoGlobal?.exit
-  ? denoGlobal.exit.bind(denoGlobal)
-  : process.exit.bind(process);
-const realKill = process.kill.bind(process);
-const parent = process.ppid;
-
-/** Turns exits into errors, keeps stray rejections from ending the runner, and guards the host's process. */
-function installGuards(): void {
-  process.exit = ((code?: number) => {
-    throw new ExitError("process.exit", code);
-  }) as typeof process.exit;
-  const deno = (globalThis as Record<string, unknown>).Deno as
-    | Record<string, unknown>
-    | undefined;
-  if (deno) {
-    try {
-      deno.exit = (code?: number) => {
-        throw new ExitError("Deno.exit", code);
-      };
-    } catch {
-      // Frozen: an exit then ends only this runner, which the host sees.
-    }
-  }
-  // Where the runtime does not refuse it, a tool could signal the host.
-  const refuse = (pid: number) =>
-    pid === parent || pid === 0 || pid === -1 ||
-    (pid < -1 && -pid !== process.pid);
-  const refusal = (pid: number) =>
-    new Error(
-      `a tool may not signal process ${pid}: only processes it started`,
-    );
-  process.kill = ((pid: number, signal?: string | number) => {
-    if (refuse(pid)) throw refusal(pid);
-    return realKill(pid, signal);
-  }) as typeof process.kill;
-  if (deno && typeof deno.kill === "function") {
-    const denoKill = (deno.kill as (pid: number, signal?: string) => void)
-      .bind(deno);
-    try {
-      deno.kill = (pid: number, signal?: string) => {
-        if (refuse(pid)) throw refusal(pid);
-        return denoKill(pid, signal);
-      };
-    } catch {
-      // Frozen: Deno's permissions still refuse it without --allow-run.
-    }
-  }
-  process.on("unhandledRejection", (reason: unknown) => {
-    send({ t: "log", text: `unhandled rejection: ${thrownMessage(reason)}` });
+/**
+ * Opens the channel to the host (file descriptors 3 and 4): as sockets
+ * under Deno, which reads them so whether the host made pipes or socket
+ * pairs, and as files under Node.js and Bun (Node.js's permission model
+ * counts a socket as network use).
+ */
+function openChannel(onMessage: (message: ToRunner) => void): void {
+  const deno = typeof (globalThis as Record<string, unknown>).Deno === "object";
+  const input: Readable = deno
+    ? new Socket({ fd: HOST_TO_RUNNER_FD, readable: true, writable: false })
+    : createReadStream("", { fd: HOST_TO_RUNNER_FD });
+  const output: Writable = deno
+    ? new Socket({ fd: RUNNER_TO_HOST_FD, readable: false, writable: true })
+    : createWriteStream("", { fd: RUNNER_TO_HOST_FD });
+  // The host gone (its end of the channel closed): end this runner and
+  // what it started.
+  input.on("end", () => endGroup(0));
+  input.on("error", () => endGroup(0));
+  output.on("error", () => endGroup(0));
+  input.setEncoding("utf8");
+  // The host is trusted: its messages are not bounded here.
+  const splitter = new LineSplitter(Infinity, {
+    line: (line) => onMessage(JSON.parse(line) as ToRunner),
+    overflow: () => {},
   });
-  process.on("uncaughtException", (error: unknown) => {
-    send({ t: "log", text: `uncaught exception: ${thrownMessage(error)}` });
-  });
-  // The host gone (its IPC channel closed, or this process adopted by
-  // another): end this runner and what it started.
-  process.on("disconnect", () => endGroup(0));
-  setInterval(() => {
-    if (process.ppid !== parent) endGroup(0);
-  }, 500).unref?.();
+  input.on("data", (chunk: string) => splitter.push(chunk));
+  toHost = output;
 }
 
 /** A tool's description and parameters, or why they are not plain JSON. */
@@ -239,7 +224,7 @@ function contextFor(
           ? { total }
           : {}),
         ...(typeof message === "string"
-          ? { message: message.slice(0, 1000) }
+          ? { message: message.slice(0, MAX_LINE_CHARS) }
           : {}),
       });
     },
@@ -345,11 +330,8 @@ function receive(message: ToRunner): void {
 
 /** Starts the runner: guards, then messages from the host. */
 export function runRunner(): void {
-  installGuards();
-  process.on("message", (message: unknown) =>
-    receive(
-      (typeof message === "string" ? JSON.parse(message) : message) as ToRunner,
-    ));
+  installGuards(log);
+  openChannel(receive);
   send({ t: "ready" });
 }
 

@@ -21,6 +21,7 @@ export class RunnerPool {
   readonly #limits: PoolLimits;
   readonly #make: (
     module: ModuleRef,
+    grant: string,
     idle: () => void,
   ) => ToolRunner;
   // Insertion order is use order: the first entry is the least recently used.
@@ -35,14 +36,18 @@ export class RunnerPool {
     options: Omit<ToolRunnerOptions, "idle">,
   ) {
     this.#limits = limits;
-    this.#make = (module, idle) => new ToolRunner(module, { ...options, idle });
+    this.#make = (module, grant, idle) =>
+      new ToolRunner(module, grant, { ...options, idle });
   }
 
-  /** The runner for `key`, made for `module` when there is none; marked as just used. */
-  runner(key: string, module: ModuleRef): ToolRunner {
+  /**
+   * The runner for `key`, made for `module` and the agents granted `grant`
+   * when there is none; marked as just used.
+   */
+  runner(key: string, module: ModuleRef, grant: string): ToolRunner {
     let runner = this.#runners.get(key);
     if (runner) this.#runners.delete(key);
-    else runner = this.#make(module, () => this.#idle(key));
+    else runner = this.#make(module, grant, () => this.#idle(key));
     this.#runners.set(key, runner);
     if (!runner.process) this.#makeRoom(runner);
     return runner;

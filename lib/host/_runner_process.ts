@@ -1,11 +1,16 @@
 // One tool runner process as the host sees it: started in a process group
-// of its own, spoken to over IPC, its output logged, and killed with
-// everything it started (H1).
+// of its own, spoken to over a channel of its own (see _channel.ts) whose
+// every message is checked (H5), its output logged within bounds, and
+// killed with everything it started (H1).
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import process from "node:process";
+import { frame, LineSplitter, MAX_MESSAGE_CHARS } from "./_channel.ts";
+import { cutLine, MAX_LINE_CHARS } from "./_channel.ts";
+import { checkMessage } from "./_check_message.ts";
+import { descendantsOf } from "./_process_tree.ts";
 import type { ToHost, ToRunner } from "./_protocol.ts";
 
 /** How to start a runner process. */
@@ -18,32 +23,39 @@ export interface SpawnSpec {
   cwd: string;
   /** The whole environment of the process. */
   env: Record<string, string>;
+  /**
+   * Also kill the processes below it that left its process group, looked
+   * up in /proc when it is killed: for runners that may start processes.
+   */
+  killDescendants?: boolean;
 }
 
 /** What a runner process reports. */
 export interface RunnerEvents {
-  /** A message from the runner. */
+  /** A message from the runner, checked. */
   message(message: ToHost): void;
   /** The process ended: why, in words. */
   exit(reason: string): void;
-  /** A line the tool printed, or a problem of the process. */
+  /** A line the tool printed or logged, or a problem of the process, cut to one line's length. */
   log(line: string): void;
 }
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
 
-/** Longest line of a tool's output that reaches the log. */
-const MAX_LOG_LINE = 1000;
+/** Lines a runner may log per second; more are counted and dropped. */
+const LOG_LINES_PER_SECOND = 200;
 
-/** Calls `onLine` with each line of `stream`, control characters escaped and long lines cut. */
+/** Calls `onLine` with each line of `stream`, long lines cut. */
 function lines(
   stream: Readable | null,
   onLine: (line: string) => void,
 ): void {
   if (!stream) return;
-  let rest = "";
   stream.setEncoding?.("utf8");
+  // A line longer than this is logged in pieces, each cut to a line's length.
+  const piece = MAX_LINE_CHARS * 4;
+  let rest = "";
   stream.on("data", (chunk: string) => {
     rest += chunk;
     let end: number;
@@ -51,9 +63,9 @@ function lines(
       onLine(rest.slice(0, end));
       rest = rest.slice(end + 1);
     }
-    if (rest.length > MAX_LOG_LINE * 4) {
-      onLine(rest);
-      rest = "";
+    while (rest.length > piece) {
+      onLine(rest.slice(0, piece));
+      rest = rest.slice(piece);
     }
   });
   stream.on("end", () => {
@@ -62,57 +74,128 @@ function lines(
 }
 
 function shown(line: string): string {
-  const escaped = line.replace(
-    CONTROL,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  return cutLine(
+    line.replace(
+      CONTROL,
+      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    ),
   );
-  return escaped.length > MAX_LOG_LINE
-    ? `${escaped.slice(0, MAX_LOG_LINE)}… (${escaped.length} characters)`
-    : escaped;
 }
 
-// Deno's IPC carries a string faster than an object; Node.js and Bun the
-// other way round. Either side reads both.
-const AS_TEXT = typeof (globalThis as Record<string, unknown>).Deno ===
-  "object";
+/** Lets through at most {@linkcode LOG_LINES_PER_SECOND} lines a second, and says how many it dropped. */
+class LogBudget {
+  #windowStart = 0;
+  #used = 0;
+  #dropped = 0;
+
+  /** Whether one more line may be logged now; `say` receives the note about lines dropped before. */
+  take(say: (line: string) => void): boolean {
+    const now = performance.now();
+    if (now - this.#windowStart >= 1_000) {
+      this.#windowStart = now;
+      this.#used = 0;
+      if (this.#dropped > 0) {
+        say(`${this.#dropped} more lines of this runner were not logged`);
+        this.#dropped = 0;
+      }
+    }
+    if (this.#used >= LOG_LINES_PER_SECOND) {
+      this.#dropped++;
+      return false;
+    }
+    this.#used++;
+    return true;
+  }
+}
 
 /** A started runner process. */
 export class RunnerProcess {
-  readonly #child: ChildProcess;
+  readonly #child?: ChildProcess;
+  readonly #killDescendants: boolean;
   #events: RunnerEvents;
   #exited = false;
+  /** Why the host killed it for breaking the protocol. */
+  #broken?: string;
   #lastErrors: string[] = [];
+  readonly #budget = new LogBudget();
+
+  /**
+   * A runner that could not be started for `reason`: it reports its end
+   * as soon as its user listens.
+   */
+  static refused(reason: string, events: RunnerEvents): RunnerProcess {
+    return new RunnerProcess({ refused: reason }, events);
+  }
 
   /** Starts the process described by `spec`. */
-  constructor(spec: SpawnSpec, events: RunnerEvents) {
+  constructor(spec: SpawnSpec | { refused: string }, events: RunnerEvents) {
     this.#events = events;
+    if ("refused" in spec) {
+      this.#killDescendants = false;
+      queueMicrotask(() => this.#ended(`it could not start: ${spec.refused}`));
+      return;
+    }
+    this.#killDescendants = spec.killDescendants ?? false;
     this.#child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      // stdin unused; stdout and stderr the tool's; 3 and 4 the channel.
+      stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
       // Its own process group, so that killing it kills what it started.
       detached: true,
-      serialization: "json",
     });
-    this.#child.on("message", (message) => {
-      if (this.#exited) return;
-      this.#events.message(
-        (typeof message === "string" ? JSON.parse(message) : message) as ToHost,
-      );
-    });
+    // A stream's error (a pipe closed under a write) is the process ending,
+    // which the exit event reports: never an error thrown in the host.
+    for (const stream of this.#child.stdio) stream?.on("error", () => {});
     this.#child.on("error", (error) => {
-      this.#events.log(`runner process error: ${shown(error.message)}`);
+      this.#log(`runner process error: ${error.message}`);
       this.#ended(`it could not start (${error.message})`);
     });
     this.#child.on("exit", (code, signal) => {
       this.#ended(this.#exitReason(code, signal));
     });
-    lines(this.#child.stdout, (line) => this.#events.log(shown(line)));
+    this.#read(this.#child.stdio[4] as Readable | null);
+    lines(this.#child.stdout, (line) => this.#log(line));
     lines(this.#child.stderr, (line) => {
-      this.#lastErrors.push(line);
+      this.#lastErrors.push(line.slice(0, MAX_LINE_CHARS));
       if (this.#lastErrors.length > 20) this.#lastErrors.shift();
-      this.#events.log(shown(line));
+      this.#log(line);
     });
+  }
+
+  /** Reads the runner's messages: each line one message, checked. */
+  #read(stream: Readable | null): void {
+    if (!stream) return;
+    stream.setEncoding("utf8");
+    const splitter = new LineSplitter(MAX_MESSAGE_CHARS, {
+      line: (line) => {
+        if (this.#exited || this.#broken !== undefined) return;
+        const message = checkMessage(line);
+        if ("broken" in message) this.#break(message.broken);
+        else if (message.t === "log") this.#log(message.text);
+        else this.#events.message(message);
+      },
+      overflow: (chars) =>
+        this.#break(
+          `a message is over ${
+            chars - 1
+          } characters, past the limit of ${MAX_MESSAGE_CHARS}`,
+        ),
+    });
+    stream.on("data", (chunk: string) => splitter.push(chunk));
+  }
+
+  /** Ends a runner that broke the protocol: its calls fail, saying so. */
+  #break(why: string): void {
+    if (this.#broken !== undefined || this.#exited) return;
+    this.#broken = why;
+    this.kill();
+  }
+
+  #log(line: string): void {
+    if (this.#budget.take((note) => this.#events.log(note))) {
+      this.#events.log(shown(line));
+    }
   }
 
   /** Sends what the process reports from now on to `events` (a spare runner taken into use). */
@@ -122,7 +205,7 @@ export class RunnerProcess {
 
   /** The process id. */
   get pid(): number | undefined {
-    return this.#child.pid;
+    return this.#child?.pid;
   }
 
   /** Whether the process has ended. */
@@ -131,6 +214,9 @@ export class RunnerProcess {
   }
 
   #exitReason(code: number | null, signal: string | null): string {
+    if (this.#broken !== undefined) {
+      return `it broke the tool host's protocol (${this.#broken}), so the host stopped it`;
+    }
     const tail = this.#lastErrors.join("\n");
     if (/out of memory|heap limit|allocation failed/i.test(tail)) {
       return "it ran out of memory";
@@ -146,29 +232,33 @@ export class RunnerProcess {
 
   /** Sends a message; false when the process is gone or the message cannot be sent. */
   send(message: ToRunner): boolean {
-    if (this.#exited || !this.#child.connected) return false;
+    const channel = this.#child?.stdio[3] as Writable | null | undefined;
+    if (this.#exited || this.#broken !== undefined || !channel?.writable) {
+      return false;
+    }
     try {
-      this.#child.send(AS_TEXT ? JSON.stringify(message) : message);
+      channel.write(frame(message));
       return true;
     } catch {
       return false;
     }
   }
 
-  /** Kills the process and every process in its group at once. */
+  /** Kills the process and every process it started at once. */
   kill(): void {
-    const pid = this.#child.pid;
-    if (pid !== undefined) {
+    const pid = this.#child?.pid;
+    if (pid === undefined) return;
+    // Looked up before anything dies: a child of a killed parent is adopted
+    // by another process, and then no longer known as the runner's.
+    const strays = this.#killDescendants && !this.#exited
+      ? descendantsOf(pid)
+      : [];
+    for (const target of [-pid, pid, ...strays.flatMap((p) => [-p, p])]) {
       try {
-        process.kill(-pid, "SIGKILL");
+        process.kill(target, "SIGKILL");
       } catch {
-        // Already gone.
+        // Already gone, or not a process group.
       }
-    }
-    try {
-      this.#child.kill("SIGKILL");
-    } catch {
-      // Already gone.
     }
   }
 
@@ -178,7 +268,7 @@ export class RunnerProcess {
    * processes (the runtime's own binary) in part.
    */
   memoryBytes(): number | undefined {
-    const pid = this.#child.pid;
+    const pid = this.#child?.pid;
     if (pid === undefined || this.#exited) return undefined;
     try {
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");

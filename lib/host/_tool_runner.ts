@@ -15,7 +15,7 @@ import type {
   OutputFolder,
   ToHost,
 } from "./_protocol.ts";
-import type { RunnerProcess } from "./_runner_process.ts";
+import type { RunnerEvents, RunnerProcess } from "./_runner_process.ts";
 
 /** How a call ended in its runner. */
 export type RunnerOutcome =
@@ -61,11 +61,8 @@ export interface RunnerCall {
 
 /** What a tool runner needs from its host. */
 export interface ToolRunnerOptions {
-  /** Starts a runner process whose messages go to `onMessage`. */
-  start(events: {
-    message(message: ToHost): void;
-    exit(reason: string): void;
-  }): RunnerProcess;
+  /** Starts a runner process for the agents granted `grant`, reporting to `events`. */
+  start(grant: string, events: RunnerEvents): RunnerProcess;
   /** The host's call timeouts. */
   deadlines: Deadlines;
   /** Where problems go. */
@@ -99,6 +96,7 @@ const PING_MS = 2_000;
 /** Runs one tool's calls (for one grant set) in a runner process. */
 export class ToolRunner {
   readonly #module: ModuleRef;
+  readonly #grant: string;
   readonly #options: ToolRunnerOptions;
   #process?: RunnerProcess;
   /** Whether the runner process has imported its module and takes calls. */
@@ -115,9 +113,13 @@ export class ToolRunner {
   /** When the last call ended, in `performance.now()` time. */
   lastUsed = performance.now();
 
-  /** A runner for `module`; its process starts with the first call. */
-  constructor(module: ModuleRef, options: ToolRunnerOptions) {
+  /**
+   * A runner for `module`, for the calls of agents granted `grant` (the
+   * grant's key); its process starts with the first call.
+   */
+  constructor(module: ModuleRef, grant: string, options: ToolRunnerOptions) {
     this.#module = module;
+    this.#grant = grant;
     this.#options = options;
   }
 
@@ -132,9 +134,10 @@ export class ToolRunner {
   }
 
   #start(): RunnerProcess {
-    const started = this.#options.start({
+    const started = this.#options.start(this.#grant, {
       message: (message) => this.#receive(started, message),
       exit: (reason) => this.#exited(started, reason),
+      log: (line) => this.#options.log(`[tools] ${this.#module.name}: ${line}`),
     });
     started.send({
       t: "init",
@@ -182,8 +185,6 @@ export class ToolRunner {
       });
     } else if (message.t === "pong") {
       this.#pong?.(message.id);
-    } else if (message.t === "log") {
-      this.#options.log(`[tools] ${this.#module.name}: ${message.text}`);
     }
   }
 
@@ -195,6 +196,7 @@ export class ToolRunner {
 
   #exited(from: RunnerProcess, reason: string): void {
     if (from !== this.#process) return;
+    const wasReady = this.#ready;
     this.#process = undefined;
     this.#ready = false;
     clearTimeout(this.#startTimer);
@@ -207,7 +209,9 @@ export class ToolRunner {
       ? ` (heap limit ${this.#options.heapMb} MB)`
       : "";
     this.#failAll(
-      `the runner of tool "${this.#module.name}" ended while running the call: ${reason}${limit}; it is restarted on the next call`,
+      wasReady
+        ? `the runner of tool "${this.#module.name}" ended while running the call: ${reason}${limit}; it is restarted on the next call`
+        : `the runner of tool "${this.#module.name}" ended before it could run the call: ${reason}${limit}`,
     );
   }
 

@@ -21,9 +21,7 @@
  * @module
  */
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { errorMessage, escapeControl } from "../common/mod.ts";
@@ -31,22 +29,17 @@ import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
 import { isolatedLoader, loadProject } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { CallTicket } from "./_call_ticket.ts";
-import { confinement } from "./_confinement.ts";
 import { cutContent } from "./_content.ts";
 import { Deadlines } from "./_deadlines.ts";
 import { Generation, type LoadedTool } from "./_generation.ts";
 import { loadModules } from "./_loader.ts";
-import type {
-  LoadReport,
-  ModuleRef,
-  OutputFolder,
-  ToHost,
-} from "./_protocol.ts";
+import { Launcher, type RunnerProgram, runnerProgram } from "./_launcher.ts";
+import type { LoadReport, ModuleRef, OutputFolder } from "./_protocol.ts";
 import { reloadScope } from "./_reload_scope.ts";
-import { runnerCommand } from "./_runner_command.ts";
-import { runnerEntry } from "./_runner_entry.ts";
+import { runnerEntry, toolkitPaths } from "./_runner_entry.ts";
+import { type RunnerFolder, runnerFolder } from "./_runner_folder.ts";
 import { RunnerPool } from "./_runner_pool.ts";
-import { RunnerProcess } from "./_runner_process.ts";
+import type { RunnerEvents, RunnerProcess } from "./_runner_process.ts";
 import { Spill } from "./_spill.ts";
 import type { RunnerOutcome } from "./_tool_runner.ts";
 import type {
@@ -84,6 +77,9 @@ function lazyStructured(
     },
   });
 }
+
+/** The runner key part of agents granted no secret. */
+const NO_GRANT = "";
 
 /** The default per-call timeout (5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -133,11 +129,6 @@ function describeLoadErrors(errors: LoadError[]): string[] {
   ];
 }
 
-type RunnerStarter = (events: {
-  message(message: ToHost): void;
-  exit(reason: string): void;
-}) => RunnerProcess;
-
 /**
  * The folder of saved outputs as runners write into it (T6), made now so
  * that runners may be allowed to write there; `undefined` when it cannot
@@ -152,42 +143,40 @@ async function outputFolder(spill: Spill): Promise<OutputFolder | undefined> {
   }
 }
 
-/** Rebinds a started runner process to `events`. */
+/** The runtime tool runners run on: `options.runner`, or the host's own. */
+async function runnerRuntime(options: HostOptions): Promise<RunnerProgram> {
+  const own = await loadRuntime();
+  const choice = options.runner;
+  if (choice !== undefined && choice !== own.name) return runnerProgram(choice);
+  return {
+    runtime: own.name,
+    execPath: own.execPath(),
+    version: own.name === "node" ? process.versions.node : undefined,
+  };
+}
 
 /** How runner processes start for this host: the runtime, its flags and the paths tools may touch. */
-async function runnerStarter(
+async function launcher(
   options: HostOptions,
-  tmpDir: string,
-  log: (line: string) => void,
+  tmpRoot: string,
   outputDir?: string,
-): Promise<RunnerStarter> {
-  const runtime = await loadRuntime();
-  const entry = runnerEntry();
-  const paths = confinement({
+): Promise<Launcher> {
+  return new Launcher({
+    ...await runnerRuntime(options),
     directory: options.directory,
+    entry: runnerEntry(),
+    heapMb: options.heapMb ?? 256,
+    allowRun: options.allowRun ?? false,
+    allowRemoteListen: options.allowRemoteListen ?? false,
     builtinDir: dirname(fileURLToPath(builtinToolUrl("memory"))),
-    runnerDir: runtime.name === "node" ? entry.codeDir : undefined,
-    tmpDir,
+    tmpRoot,
     outputDir,
     allowRead: options.allowRead,
     allowWrite: options.allowWrite,
     denyRead: options.denyRead,
+    denyWrite: [...toolkitPaths(), ...(options.denyWrite ?? [])],
+    env: () => baseEnv(options),
   });
-  const command = runnerCommand({
-    runtime: runtime.name,
-    execPath: runtime.execPath(),
-    entry,
-    heapMb: options.heapMb ?? 256,
-    allowRun: options.allowRun ?? false,
-    ...paths,
-  });
-  const runnerLog = (line: string) => log(`[tools] ${line}`);
-  return (events) =>
-    new RunnerProcess({
-      ...command,
-      cwd: options.directory,
-      env: { ...baseEnv(options), TMPDIR: tmpDir },
-    }, { ...events, log: runnerLog });
 }
 
 /**
@@ -215,14 +204,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     retentionMs: options.tmpRetentionMs,
   });
   const [runnerTmp, output] = await Promise.all([
-    mkdtemp(join(tmpdir(), "beeuni-runner-")),
+    runnerFolder(),
     outputFolder(spill),
   ]);
-  let start: RunnerStarter;
+  let start: Launcher;
   try {
-    start = await runnerStarter(options, runnerTmp, log, output?.dir);
+    start = await launcher(options, runnerTmp.path, output?.dir);
   } catch (error) {
-    await rm(runnerTmp, { recursive: true, force: true });
+    await runnerTmp.remove();
     throw error;
   }
   const state = new HostState(options, log, start, runnerTmp, {
@@ -242,8 +231,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
 class HostState {
   readonly #options: HostOptions;
   readonly #log: (line: string) => void;
-  readonly #start: RunnerStarter;
-  readonly #runnerTmp: string;
+  readonly #launcher: Launcher;
+  readonly #runnerTmp: RunnerFolder;
   readonly #pool: RunnerPool;
   readonly #deadlines = new Deadlines();
   readonly #spill: Spill;
@@ -269,6 +258,8 @@ class HostState {
    * process.
    */
   #spare?: RunnerProcess;
+  /** The confinement the spare was started with (see {@linkcode Launcher.version}). */
+  #spareVersion = -1;
   #spareIdle?: ReturnType<typeof setTimeout>;
   #compile?: Promise<
     (schema: Record<string, unknown>) => LoadedTool["validate"]
@@ -277,13 +268,13 @@ class HostState {
   constructor(
     options: HostOptions,
     log: (line: string) => void,
-    start: RunnerStarter,
-    runnerTmp: string,
+    launcher: Launcher,
+    runnerTmp: RunnerFolder,
     saved: { spill: Spill; output?: OutputFolder },
   ) {
     this.#options = options;
     this.#log = log;
-    this.#start = start;
+    this.#launcher = launcher;
     this.#runnerTmp = runnerTmp;
     this.#spill = saved.spill;
     this.#timeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
@@ -292,7 +283,7 @@ class HostState {
       memoryMb: options.runnerMemoryMb ?? 512,
       idleMs: options.idleMs ?? 60_000,
     }, {
-      start: (events) => this.#takeRunner(events),
+      start: (grant, events) => this.#takeRunner(grant, events),
       deadlines: this.#deadlines,
       log,
       heapMb: options.heapMb ?? 256,
@@ -309,11 +300,13 @@ class HostState {
    */
   #fillSpare(): void {
     if (this.#closed || this.#spare) return;
-    const spare = this.#start({
+    this.#spareVersion = this.#launcher.version;
+    const spare = this.#launcher.start(NO_GRANT, {
       message: () => {},
       exit: () => {
         if (this.#spare === spare) this.#spare = undefined;
       },
+      log: (line) => this.#log(`[tools] spare runner: ${line}`),
     });
     this.#spare = spare;
     clearTimeout(this.#spareIdle);
@@ -324,25 +317,61 @@ class HostState {
     }, this.#options.idleMs ?? 60_000);
   }
 
-  /** A runner process for a tool: the spare when there is one, else a new one. */
-  #takeRunner(
-    events: { message(message: ToHost): void; exit(reason: string): void },
-  ): RunnerProcess {
+  /**
+   * A runner process for a tool and the agents granted `grant`: the spare
+   * when it fits (no secrets, started with the confinement now in force),
+   * else a new one.
+   */
+  #takeRunner(grant: string, events: RunnerEvents): RunnerProcess {
     const spare = this.#spare;
+    if (
+      grant !== NO_GRANT || !spare || spare.exited ||
+      this.#spareVersion !== this.#launcher.version
+    ) {
+      return this.#launcher.start(grant, events);
+    }
     this.#spare = undefined;
     clearTimeout(this.#spareIdle);
-    if (!spare || spare.exited) return this.#start(events);
-    spare.rebind({ ...events, log: (line) => this.#log(`[tools] ${line}`) });
+    spare.rebind(events);
     return spare;
   }
 
+  /**
+   * Confines the runners started from now on by what governs
+   * `generations`' tools; one look at a time, in the order asked.
+   */
+  #confine(...generations: Generation[]): Promise<void> {
+    const look = async () => {
+      let note: string | undefined;
+      try {
+        note = await this.#launcher.refresh({
+          manifestFiles: generations.flatMap((g) => g.manifestFiles()),
+          modules: generations.flatMap((g) => g.projectModules()),
+        });
+      } catch (error) {
+        note = `cannot look at what governs the tools: ${errorMessage(error)}`;
+      }
+      if (note !== undefined && note !== this.#confineNote) {
+        this.#log(`[tools] ${note}`);
+      }
+      this.#confineNote = note;
+    };
+    this.#confining = this.#confining.then(look, look);
+    return this.#confining;
+  }
+
+  #confining: Promise<void> = Promise.resolve();
+
+  #confineNote?: string;
+
   /** Reads the project and starts loading it; waits for the load unless told not to. */
   async begin(): Promise<void> {
-    // Started first, so that it boots while the manifest is read.
-    this.#fillSpare();
     const generation = await this.#read();
     this.#current = generation;
     this.#serving.add(generation);
+    // Runners are confined by what governs the tools: known from here on.
+    await this.#confine(generation);
+    this.#fillSpare();
     this.#logManifestErrors(generation.diagnostics);
     this.#loading = this.#load(generation).then(() => {
       for (const line of describeLoadErrors(generation.loadErrors())) {
@@ -423,8 +452,12 @@ class HostState {
   ): Promise<void> {
     const accepted: Promise<void>[] = [];
     await loadModules(modules, {
-      start: spare ? (events) => this.#takeRunner(events) : this.#start,
+      start: (events) =>
+        spare
+          ? this.#takeRunner(NO_GRANT, events)
+          : this.#launcher.start(NO_GRANT, events),
       timeoutMs: timeoutOf(this.#options.loadTimeoutMs, 10_000),
+      log: this.#log,
       signal: this.#stopLoading.signal,
       onReport: (report) => accepted.push(this.#accept(generation, report)),
     });
@@ -448,7 +481,7 @@ class HostState {
     agent: string,
   ): { key: string; secrets?: Record<string, string> } {
     const grant = generation.grant(agent);
-    if (grant === undefined || !this.#options.secrets) return { key: "" };
+    if (grant === undefined || !this.#options.secrets) return { key: NO_GRANT };
     const all = this.#options.secrets();
     if (grant === "*") return { key: "*", secrets: { ...all } };
     const secrets: Record<string, string> = {};
@@ -576,7 +609,7 @@ class HostState {
       const runnerKey = generation.runnerPrefix(request.name) + key;
       const module = generation.modules.get(request.name)!;
       const attempt = () =>
-        this.#pool.runner(runnerKey, module).call({
+        this.#pool.runner(runnerKey, module, key).call({
           args: request.args,
           sessionId: request.sessionId,
           agent: request.agent,
@@ -594,7 +627,7 @@ class HostState {
         this.#log(
           `[tools] ${request.name}: its module did not load in its runner (${raw.error}); retrying on a new runner`,
         );
-        this.#pool.runner(runnerKey, module).stop("the module changed");
+        this.#pool.runner(runnerKey, module, key).stop("the module changed");
         raw = await attempt();
       }
       return await this.#shape(request.name, raw);
@@ -666,7 +699,16 @@ class HostState {
       // the others' reports.
       await this.#loading.catch(() => {});
       const scope = reloadScope(this.#current, options.changed);
-      if (scope) return await this.#reloadModules(scope);
+      if (scope) {
+        // A changed module may import files nothing imported before: the
+        // runners of every tool must then deny writing them, and all start
+        // anew with the whole project.
+        const confined = this.#launcher.version;
+        await this.#confine(this.#current);
+        if (this.#launcher.version === confined) {
+          return await this.#reloadModules(scope);
+        }
+      }
     }
     let next: Generation;
     try {
@@ -677,6 +719,8 @@ class HostState {
         this.#log("[tools] reload refused: the old tool set keeps serving");
         return notTaken(next);
       }
+      // Both tool sets serve until the swap: runners deny what governs either.
+      await this.#confine(this.#current, next);
       await this.#load(next, undefined, true);
     } catch (error) {
       const message = errorMessage(error);
@@ -689,6 +733,9 @@ class HostState {
     await this.#loading.catch(() => {});
     const changed = this.#swap(next);
     this.#loading = Promise.resolve();
+    // Not waited for: until it is done, new runners deny what governed the
+    // old tool set too.
+    void this.#confine(next);
     for (const line of describeLoadErrors(next.loadErrors())) this.#log(line);
     return {
       ok: true,
@@ -738,11 +785,11 @@ class HostState {
       const grant = this.#pool.lastUsed(previous)?.slice(previous.length) ??
         "";
       const key = generation.runnerPrefix(module.name) + grant;
-      let report = await this.#pool.runner(key, module).warm();
+      let report = await this.#pool.runner(key, module, grant).warm();
       if (!report.ok && !this.#closed) {
         await new Promise((wake) => setTimeout(wake, RETRY_MS));
         this.#pool.closeWhere((candidate) => candidate === key);
-        report = await this.#pool.runner(key, module).warm();
+        report = await this.#pool.runner(key, module, grant).warm();
       }
       await this.#accept(generation, report);
       if (!generation.tools.has(module.name)) {
@@ -834,7 +881,7 @@ class HostState {
     await this.#reloading?.catch(() => {});
     this.#pool.close();
     this.#deadlines.stop();
-    await rm(this.#runnerTmp, { recursive: true, force: true }).catch(() => {});
+    await this.#runnerTmp.remove();
     await this.#spill.cleanup();
   }
 

@@ -42,6 +42,22 @@ export interface HostOptions {
   /** Paths tools may never read (the daemon's token file, the secret store), enforced under Deno. */
   denyRead?: string[];
   /**
+   * More paths tools may never write, besides what governs the tools (the
+   * manifest and its imports, the tool modules and what they import, the
+   * folders holding them, `.git`, `.opencode`, `harnesses`, `node_modules`,
+   * package manifests and lock files, the toolkit's own files); enforced
+   * under Deno.
+   */
+  denyWrite?: string[];
+  /**
+   * The runtime tool runners run on: `"deno"`, `"node"` or `"bun"` (found on
+   * the PATH), or the path of one; default: the runtime running the host.
+   * Deno confines tools; Node.js and Bun contain them (see docs/host.md).
+   */
+  runner?: string;
+  /** Let tools listen on addresses other than loopback (Deno runners); default false. */
+  allowRemoteListen?: boolean;
+  /**
    * Wait for every module to load before `createHost()` resolves; default
    * true. With false, the host answers calls at once and lists each tool
    * once it has loaded ({@linkcode Host.ready} resolves when all have).
