@@ -4,17 +4,17 @@
  * manifest and the tool modules, and per-call secrets. Runs under Deno,
  * Node.js 22.18+ and Bun.
  *
- * Prints `token file: <path>` (unless the token comes from
- * `BEEUNI_DAEMON_TOKEN`), the web UI's address (`web ui:
- * http://127.0.0.1:<port>/#token=<token>`, the token in the fragment only),
- * then `listening on http://127.0.0.1:<port>` once ready. SIGINT or SIGTERM
+ * Prints `token file: <path>` (or `token: from BEEUNI_DAEMON_TOKEN`), the
+ * web UI's address (`web ui: http://127.0.0.1:<port>/#code=<code>`, a code
+ * that opens the page once, within a minute; never the token), then
+ * `listening on http://127.0.0.1:<port>` once ready. SIGINT or SIGTERM
  * stops it (exit code 0).
  *
  * @example Start the daemon on a project and call a tool with curl
  * ```sh
  * deno run -A daemon.ts --dir examples/starter --port 8787
  * # token file: /home/me/.local/state/beeuni/daemon/<hash>.token
- * # web ui: http://127.0.0.1:8787/#token=<token>
+ * # web ui: http://127.0.0.1:8787/#code=<one-time code>
  * # listening on http://127.0.0.1:8787
  * curl -s -H "Authorization: Bearer $(cat /home/me/.local/state/beeuni/daemon/<hash>.token)" \
  *   -d '{"args":{"query":"deno"},"sessionId":"s1","agent":"beeuni"}' \
@@ -39,6 +39,8 @@ export {
   DAEMON_USAGE,
   type DaemonOptions,
   type DaemonRuntime,
+  locateDaemon,
+  type LocatedDaemon,
   parseDaemonArgs,
   type ProgramRuntime,
   runDaemon,

@@ -18,6 +18,8 @@ export interface TestDaemon {
   token: string;
   /** The token file the daemon printed, if any. */
   tokenFile?: string;
+  /** Its `XDG_STATE_HOME`, where its token file and daemon record are. */
+  stateDir: string;
   /** Everything printed on stdout so far. */
   stdout(): string;
   /** Everything printed on stderr so far (the logs). */
@@ -176,6 +178,7 @@ export async function startDaemon(
     port: Number(new URL(url).port),
     token,
     tokenFile,
+    stateDir: state,
     stdout: () => out,
     stderr: () => err,
     fetch: fetchPath,

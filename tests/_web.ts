@@ -34,18 +34,19 @@ async function ensureChromium(): Promise<void> {
   }
 }
 
-/**
- * Debian's Chromium, headless, with the flags that keep it off the network
- * (a fresh profile in a temporary folder, made by Playwright).
- */
-export async function launchChromium(): Promise<Browser> {
+// deno-lint-ignore no-explicit-any
+async function playwrightChromium(): Promise<any> {
   await ensureChromium();
   await npmBin("playwright-core", PLAYWRIGHT_VERSION, "playwright-core");
   const require = createRequire(
     join(npmCacheDir("playwright-core", PLAYWRIGHT_VERSION), "node_modules/"),
   );
-  const { chromium } = require("playwright-core");
-  return await chromium.launch({
+  return require("playwright-core").chromium;
+}
+
+/** Debian's Chromium, headless, with the flags that keep it off the network. */
+function chromiumOptions(): Record<string, unknown> {
+  return {
     executablePath: CHROMIUM,
     headless: true,
     // Chromium writes crash-report settings and a dconf cache into its home.
@@ -59,6 +60,30 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
     ],
+  };
+}
+
+/**
+ * Debian's Chromium, headless, off the network (a fresh profile in a
+ * temporary folder, made by Playwright).
+ */
+export async function launchChromium(): Promise<Browser> {
+  const chromium = await playwrightChromium();
+  return await chromium.launch(chromiumOptions());
+}
+
+/**
+ * Debian's Chromium, headless, off the network, with its profile kept in
+ * `userDataDir` (as a user's browser keeps it): one browser context, which
+ * closing ends the browser.
+ */
+export async function launchPersistentChromium(
+  userDataDir: string,
+): Promise<Browser> {
+  const chromium = await playwrightChromium();
+  return await chromium.launchPersistentContext(userDataDir, {
+    ...chromiumOptions(),
+    viewport: { width: 1440, height: 960 },
   });
 }
 
@@ -78,7 +103,7 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
-/** Opens a fresh browser context (its own storage) and a page in it. */
+/** Opens a fresh browser context (its own storage) and a page in it; closing it closes the context. */
 export async function openPage(
   browser: Browser,
   url: string,
@@ -86,6 +111,15 @@ export async function openPage(
   const context = await browser.newContext({
     viewport: { width: 1440, height: 960 },
   });
+  return await openTab(context, url, () => context.close());
+}
+
+/** Opens a page (a tab) at `url` in `context`, sharing its storage; closing it closes the tab (or does `close`). */
+export async function openTab(
+  context: Browser,
+  url: string,
+  close?: () => Promise<void>,
+): Promise<WatchedPage> {
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const dialogs: string[] = [];
@@ -96,7 +130,7 @@ export async function openPage(
   });
   page.on("pageerror", (error: Error) => errors.push(error.message));
   await page.goto(url);
-  return { page, dialogs, errors, close: () => context.close() };
+  return { page, dialogs, errors, close: close ?? (() => page.close()) };
 }
 
 /**

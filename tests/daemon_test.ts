@@ -87,12 +87,14 @@ Deno.test("the daemon prints its 0600 token file and URL, and SIGTERM exits 0 (D
   try {
     assert.match(
       daemon.stdout(),
-      /^token file: .+\nweb ui: http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}\nlistening on http:\/\/127\.0\.0\.1:\d+\n$/,
+      /^token file: .+\nweb ui: http:\/\/127\.0\.0\.1:\d+\/#code=[0-9a-f]{64}\nlistening on http:\/\/127\.0\.0\.1:\d+\n$/,
     );
     assert.ok(daemon.tokenFile);
     assert.match(daemon.tokenFile!, /\/beeuni\/daemon\/[0-9a-f]{64}\.token$/);
     assert.equal((await Deno.stat(daemon.tokenFile!)).mode! & 0o777, 0o600);
     assert.match(daemon.token, /^[0-9a-f]{64}$/);
+    // The web UI's address carries a one-time code, never the token.
+    assert.ok(!daemon.stdout().includes(daemon.token));
     const health = await daemon.fetch("/beeuni/health");
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), { ok: true, tools: 6, running: 0 });

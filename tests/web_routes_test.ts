@@ -4,8 +4,9 @@
 // `show` call may hand to the page.
 
 import assert from "node:assert/strict";
-import { tempRepo } from "./_helpers.ts";
-import { startDaemon } from "./_daemon.ts";
+import { beeuni, tempRepo } from "./_helpers.ts";
+import { startDaemon, type TestDaemon } from "./_daemon.ts";
+import { RawMcp } from "./_mcp.ts";
 import { createHost, type Host } from "../lib/host/mod.ts";
 import { createHandler } from "../lib/http/mod.ts";
 import {
@@ -15,6 +16,8 @@ import {
 } from "../lib/web/mod.ts";
 
 const TOKEN = "web-routes-token-0123456789";
+/** The origin of the page the handler serves in these tests. */
+const PAGE = "http://127.0.0.1:8787";
 const CHART = `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`;
 
 const MANIFEST = `tools:
@@ -45,8 +48,15 @@ async function setUp() {
     env: { SECRET_IN_ENV: "env-value-never-shown" },
     log: () => {},
   });
-  const web = createWebHandler({ host });
-  const handler = createHandler({ host, token: TOKEN, mounts: webMounts(web) });
+  // The clock one-time codes expire by, moved by the tests.
+  const clock = { now: 1_000_000 };
+  const web = createWebHandler({ host, now: () => clock.now });
+  const handler = createHandler({
+    host,
+    token: TOKEN,
+    mounts: webMounts(web),
+    authorize: (request, url) => web.authorize(request, url),
+  });
   const get = (path: string, init: RequestInit = {}) => {
     // A server fills the Host header in from the request; here it is set.
     const headers = new Headers(init.headers);
@@ -67,13 +77,29 @@ async function setUp() {
     });
     return await response.json();
   };
+  /** `POST /beeuni/web/session` with `code`, from the page's own Origin unless told. */
+  const signIn = (code: string, headers: Record<string, string> = {}) =>
+    get("/beeuni/web/session", {
+      method: "POST",
+      headers: { origin: PAGE, "content-type": "application/json", ...headers },
+      body: JSON.stringify({ code }),
+    });
+  /** The `name=value` of the session cookie a fresh code gives. */
+  const session = async () => {
+    const response = await signIn(web.issueCode());
+    assert.equal(response.status, 204);
+    return response.headers.get("set-cookie")!.split(";")[0];
+  };
   return {
     dir: repo.dir,
     host,
     web,
+    clock,
     get,
     authed,
     call,
+    signIn,
+    session,
     async [Symbol.asyncDispose]() {
       web.close();
       await host.close();
@@ -102,7 +128,7 @@ Deno.test("the page, its scripts and its libraries are served without the token,
 
   for (
     const [path, type, text] of [
-      ["/ui/app.js", "text/javascript", "takeToken"],
+      ["/ui/app.js", "text/javascript", "takeAddress"],
       ["/ui/style.css", "text/css", ".tool-list"],
       ["/ui/vendor/marked.js", "text/javascript", "marked"],
       ["/ui/vendor/purify.js", "text/javascript", "DOMPurify"],
@@ -355,23 +381,385 @@ Deno.test("/ui/api/file serves only files a show call in the history named, insi
   );
 });
 
-Deno.test("with BEEUNI_DAEMON_TOKEN the daemon prints the web UI's address without the token", async () => {
+// ---- signing in with a one-time code ---------------------------------------
+
+const COOKIE =
+  /^beeuni_session_8787=([0-9a-f]{64}); Path=\/; HttpOnly; SameSite=Strict$/;
+
+Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly and SameSite=Strict, named after the port, and a second use of the code is refused (W1)", async () => {
+  await using ui = await setUp();
+  const code = ui.web.issueCode();
+  assert.match(code, /^[0-9a-f]{64}$/);
+  // Refusals before the code is read leave it alive.
+  const refusals: [Record<string, string>, RegExp][] = [
+    [{}, /not a request without an Origin header/],
+    [
+      { origin: "http://127.0.0.1:3000" },
+      /not from Origin "http:\/\/127\.0\.0\.1:3000"/,
+    ],
+    [{ origin: "null" }, /not from Origin "null"/],
+    [
+      { origin: PAGE, "sec-fetch-site": "same-site" },
+      /not from a "same-site" request/,
+    ],
+  ];
+  for (const [headers, why] of refusals) {
+    const response = await ui.get("/beeuni/web/session", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ code }),
+    });
+    assert.equal(response.status, 403);
+    assert.match((await response.json()).error, why);
+  }
+  const response = await ui.signIn(code);
+  assert.equal(response.status, 204);
+  assert.equal(await response.text(), "");
+  assert.equal(response.headers.get("cache-control"), "no-store");
+  const cookie = response.headers.get("set-cookie")!;
+  // A session cookie (no Expires, no Max-Age), not Secure: the page is plain http.
+  const [, value] = COOKIE.exec(cookie)!;
+  assert.notEqual(value, code);
+  assert.notEqual(value, TOKEN);
+
+  const again = await ui.signIn(code);
+  assert.equal(again.status, 401);
+  assert.equal(again.headers.get("set-cookie"), null);
+  assert.equal(
+    (await again.json()).error,
+    "one-time code refused: it was used already, is over a minute old, or is not this daemon's; run `beeuni web` in the project for a fresh address",
+  );
+  for (const [body, status] of [["{}", 400], ["not json", 400]] as const) {
+    const bad = await ui.get("/beeuni/web/session", {
+      method: "POST",
+      headers: { origin: PAGE },
+      body,
+    });
+    assert.equal(bad.status, status);
+    assert.match((await bad.json()).error, /the body must be \{"code"/);
+  }
+  const big = await ui.signIn("x".repeat(2000));
+  assert.equal(big.status, 413);
+  await big.body?.cancel();
+  const get = await ui.get("/beeuni/web/session");
+  assert.equal(get.status, 405);
+  assert.equal(get.headers.get("allow"), "POST");
+  await get.body?.cancel();
+});
+
+Deno.test("a code is refused once its minute is over, whether printed or minted with the token (W1)", async () => {
+  await using ui = await setUp();
+  const printed = ui.web.issueCode();
+  const minted = await ui.authed("/beeuni/web/code", { method: "POST" });
+  assert.equal(minted.status, 200);
+  const body = await minted.json();
+  assert.match(body.url, /^http:\/\/127\.0\.0\.1:8787\/#code=[0-9a-f]{64}$/);
+  assert.equal(body.url, `${PAGE}/#code=${body.code}`);
+  assert.equal(body.expiresInSeconds, 60);
+  const late = ui.web.issueCode();
+
+  ui.clock.now += 59_999;
+  assert.equal((await ui.signIn(printed)).status, 204);
+  ui.clock.now += 1;
+  for (const code of [body.code, late]) {
+    const response = await ui.signIn(code);
+    assert.equal(response.status, 401);
+    assert.match((await response.json()).error, /is over a minute old/);
+  }
+  // Minting needs the token: neither no credential nor the session will do.
+  const cookie = await ui.session();
+  for (const headers of [{}, { cookie, origin: PAGE }] as HeadersInit[]) {
+    const response = await ui.get("/beeuni/web/code", {
+      method: "POST",
+      headers,
+    });
+    assert.equal(response.status, 401);
+    await response.body?.cancel();
+  }
+});
+
+Deno.test("the session cookie opens what the page calls, only from the page's own origin, and only this daemon's cookie name; a foreign Origin is refused on a state-changing route (D7)", async () => {
+  await using ui = await setUp();
+  const cookie = await ui.session();
+  const withCookie = (
+    path: string,
+    headers: Record<string, string> = {},
+    init: RequestInit = {},
+  ) => ui.get(path, { ...init, headers: { cookie, ...headers } });
+  const post = (path: string, headers: Record<string, string>) =>
+    withCookie(path, headers, {
+      method: "POST",
+      body: JSON.stringify({
+        args: { text: "hi" },
+        sessionId: "s-web",
+        agent: "builder",
+      }),
+    });
+
+  // Reads from the page: no Origin on a same-origin GET.
+  const same: Record<string, string>[] = [{}, {
+    "sec-fetch-site": "same-origin",
+  }];
+  for (const headers of same) {
+    const tools = await withCookie("/ui/api/tools?agent=reader", headers);
+    assert.equal(tools.status, 200);
+    assert.deepEqual((await tools.json()).hidden, ["show"]);
+  }
+  const listed = await withCookie("/beeuni/tools");
+  assert.equal(listed.status, 200);
+  await listed.body?.cancel();
+  const stream = await withCookie("/ui/api/events");
+  assert.equal(stream.status, 200);
+  await stream.body?.cancel();
+
+  // Calls and stops from the page carry its Origin.
+  const called = await post("/beeuni/tools/echo", { origin: PAGE });
+  assert.equal(called.status, 200);
+  assert.deepEqual(await called.json(), { output: "echo: hi" });
+  const stopped = await post("/beeuni/sessions/s-web/stop", { origin: PAGE });
+  assert.deepEqual(await stopped.json(), { stopped: 0 });
+
+  // Another page (another port of the same host is another origin), a
+  // request without an Origin, or a cross-site fetch is refused.
+  const foreign: Record<string, string>[] = [
+    { origin: "http://127.0.0.1:3000" },
+    { origin: "http://evil.example" },
+    { origin: "null" },
+    {},
+    { origin: PAGE, "sec-fetch-site": "same-site" },
+  ];
+  for (const headers of foreign) {
+    const refused = await post("/beeuni/tools/echo", headers);
+    assert.equal(refused.status, 403, JSON.stringify(headers));
+    assert.match(
+      (await refused.json()).error,
+      /^the web UI's session works only from the daemon's own page, not .*: other clients send Authorization: Bearer <token>$/,
+    );
+  }
+  const foreignReads: Record<string, string>[] = [
+    { origin: "http://localhost:8787" },
+    { "sec-fetch-site": "cross-site" },
+  ];
+  for (const headers of foreignReads) {
+    const refused = await withCookie("/ui/api/tools", headers);
+    assert.equal(refused.status, 403, JSON.stringify(headers));
+    await refused.body?.cancel();
+  }
+  // None of the refused calls ran.
+  await ui.call("echo", { text: "with the token" });
+  const reader = (await ui.authed("/ui/api/events")).body!.getReader();
+  const { events } = await readEvents(
+    reader,
+    (events) => events.length >= 4,
+  );
+  await reader.cancel();
+  assert.deepEqual(
+    events.filter((e) => e.type === "call-start").map((e) => e.args),
+    [{ text: "hi" }, { text: "with the token" }],
+  );
+
+  // Another daemon's cookie name, another value, or a session after the
+  // daemon stopped: 401.
+  const value = cookie.split("=")[1];
+  for (
+    const other of [
+      `beeuni_session_8788=${value}`,
+      `beeuni_session_8787=${"0".repeat(64)}`,
+      `beeuni_session_8787=${TOKEN}`,
+    ]
+  ) {
+    const refused = await ui.get("/ui/api/tools", {
+      headers: { cookie: other },
+    });
+    assert.equal(refused.status, 401, other);
+    await refused.body?.cancel();
+  }
+  ui.web.close();
+  const ended = await withCookie("/ui/api/tools");
+  assert.equal(ended.status, 401);
+  await ended.body?.cancel();
+});
+
+Deno.test("bearer auth still works on every route, with or without an Origin (D7)", async () => {
+  await using ui = await setUp();
+  const routes: [string, string, number][] = [
+    ["GET", "/beeuni/health", 200],
+    ["GET", "/beeuni/tools", 200],
+    ["POST", "/beeuni/tools/echo", 200],
+    ["POST", "/beeuni/sessions/s/stop", 200],
+    ["GET", "/ui/api/tools", 200],
+    ["GET", "/ui/api/events", 200],
+    ["GET", "/ui/api/file?path=out%2Fchart.svg", 404],
+    ["POST", "/beeuni/web/code", 200],
+  ];
+  for (const origin of [undefined, "http://127.0.0.1:3000"]) {
+    for (const [method, path, status] of routes) {
+      const headers: Record<string, string> = origin ? { origin } : {};
+      const response = await ui.authed(path, {
+        method,
+        headers,
+        body: method === "POST"
+          ? JSON.stringify({ args: { text: "x" }, sessionId: "s", agent: "a" })
+          : undefined,
+      });
+      assert.equal(response.status, status, `${method} ${path}`);
+      await response.body?.cancel();
+      const without = await ui.get(path, { method, headers });
+      assert.equal(without.status, 401, `${method} ${path} without`);
+      await without.body?.cancel();
+    }
+  }
+});
+
+/** Signs in to `daemon` with the code of its printed address; the `name=value` of its cookie. */
+async function signInTo(daemon: TestDaemon, address?: string): Promise<string> {
+  address ??= /^web ui: (\S+)$/m.exec(daemon.stdout())![1];
+  const code = /#code=([0-9a-f]{64})$/.exec(address)![1];
+  const response = await fetch(`${daemon.url}/beeuni/web/session`, {
+    method: "POST",
+    headers: { origin: daemon.url, "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  assert.equal(response.status, 204);
+  const cookie = response.headers.get("set-cookie")!;
+  assert.match(
+    cookie,
+    new RegExp(
+      `^beeuni_session_${daemon.port}=[0-9a-f]{64}; Path=/; HttpOnly; SameSite=Strict$`,
+    ),
+  );
+  return cookie.split(";")[0];
+}
+
+/** The status of `GET /ui/api/tools` on `daemon` with `cookie` (and no token). */
+async function withCookie(daemon: TestDaemon, cookie: string): Promise<number> {
+  const response = await fetch(`${daemon.url}/ui/api/tools`, {
+    headers: { cookie },
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+Deno.test("two daemons of one project answer one token, yet the session cookie of one does not open the other, nor MCP; `beeuni web` asks the newest for an address (D7)", async () => {
+  await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
+  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+  const env = { XDG_STATE_HOME: state };
+  try {
+    await using a = await startDaemon(repo.dir, {
+      args: ["--no-opencode"],
+      env,
+    });
+    await using b = await startDaemon(repo.dir, {
+      args: ["--no-opencode"],
+      env,
+    });
+    assert.equal(b.token, a.token);
+    const cookieA = await signInTo(a);
+    const cookieB = await signInTo(b);
+    assert.equal(await withCookie(a, cookieA), 200);
+    assert.equal(await withCookie(b, cookieB), 200);
+    // What a browser sends B: both cookies (one jar for every port), or
+    // A's value under B's name.
+    const valueA = cookieA.split("=")[1];
+    assert.equal(await withCookie(b, cookieA), 401);
+    assert.equal(
+      await withCookie(b, `beeuni_session_${b.port}=${valueA}`),
+      401,
+    );
+    assert.equal(await withCookie(a, `${cookieA}; ${cookieB}`), 200);
+    // The used code is dead on both.
+    for (const daemon of [a, b]) {
+      const code = /#code=([0-9a-f]{64})$/m.exec(daemon.stdout())![1];
+      const again = await fetch(`${daemon.url}/beeuni/web/session`, {
+        method: "POST",
+        headers: { origin: daemon.url },
+        body: JSON.stringify({ code }),
+      });
+      assert.equal(again.status, 401);
+      await again.body?.cancel();
+    }
+
+    // MCP takes the bearer token only.
+    const mcp = await fetch(`${a.url}/mcp`, {
+      method: "POST",
+      headers: {
+        cookie: cookieA,
+        origin: a.url,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    assert.equal(mcp.status, 401);
+    await mcp.body?.cancel();
+    const client = new RawMcp(`${a.url}/mcp`, a.token);
+    assert.equal((await client.initialize()).serverInfo.name, "beeuni");
+
+    const printed = await beeuni(repo.dir, ["web"], { env });
+    assert.equal(printed.code, 0, printed.stderr);
+    const address = /^web ui: (\S+)\n$/.exec(printed.stdout)![1];
+    assert.ok(address.startsWith(`${b.url}/#code=`), address);
+    assert.equal(await withCookie(b, await signInTo(b, address)), 200);
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
+  const none = await beeuni(repo.dir, ["web"], { env });
+  assert.equal(none.code, 1);
+  assert.match(
+    none.stderr,
+    /^beeuni web: no daemon of the project ".+" is running: start one with `beeuni daemon` in the project\n$/,
+  );
+});
+
+Deno.test("with BEEUNI_DAEMON_TOKEN the daemon prints a one-time address, never the token, and `beeuni web` gives a fresh one with the token set", async () => {
   await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
   const token = "env-token-" + "7".repeat(40);
-  await using daemon = await startDaemon(repo.dir, {
-    args: ["--no-opencode"],
-    env: { BEEUNI_DAEMON_TOKEN: token },
-  });
-  assert.match(
-    daemon.stdout(),
-    /^token: from BEEUNI_DAEMON_TOKEN\nweb ui: http:\/\/127\.0\.0\.1:\d+\/ \(add #token=<the value of BEEUNI_DAEMON_TOKEN> to open it\)\nlistening on /,
-  );
-  assert.ok(!daemon.stdout().includes(token));
-  const page = await fetch(daemon.url + "/");
-  assert.equal(page.status, 200);
-  assert.equal(
-    page.headers.get("content-security-policy"),
-    CONTENT_SECURITY_POLICY,
-  );
-  await page.body?.cancel();
+  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+  try {
+    await using daemon = await startDaemon(repo.dir, {
+      args: ["--no-opencode"],
+      env: { BEEUNI_DAEMON_TOKEN: token, XDG_STATE_HOME: state },
+    });
+    assert.match(
+      daemon.stdout(),
+      /^token: from BEEUNI_DAEMON_TOKEN\nweb ui: http:\/\/127\.0\.0\.1:\d+\/#code=[0-9a-f]{64}\nlistening on /,
+    );
+    assert.ok(!daemon.stdout().includes(token));
+    assert.equal(await withCookie(daemon, await signInTo(daemon)), 200);
+    const page = await fetch(daemon.url + "/");
+    assert.equal(page.status, 200);
+    assert.equal(
+      page.headers.get("content-security-policy"),
+      CONTENT_SECURITY_POLICY,
+    );
+    await page.body?.cancel();
+
+    const unset = await beeuni(repo.dir, ["web"], {
+      env: { XDG_STATE_HOME: state, BEEUNI_DAEMON_TOKEN: "" },
+    });
+    assert.equal(unset.code, 1);
+    assert.match(
+      unset.stderr,
+      /takes its token from BEEUNI_DAEMON_TOKEN: set BEEUNI_DAEMON_TOKEN to the same value here/,
+    );
+    const wrong = await beeuni(repo.dir, ["web"], {
+      env: { XDG_STATE_HOME: state, BEEUNI_DAEMON_TOKEN: "x".repeat(40) },
+    });
+    assert.equal(wrong.code, 1);
+    assert.match(
+      wrong.stderr,
+      /gave no address \(HTTP 401\): missing or wrong bearer token/,
+    );
+    const printed = await beeuni(repo.dir, ["web"], {
+      env: { XDG_STATE_HOME: state, BEEUNI_DAEMON_TOKEN: token },
+    });
+    assert.equal(printed.code, 0, printed.stderr);
+    const address = /^web ui: (\S+)\n$/.exec(printed.stdout)![1];
+    assert.equal(
+      await withCookie(daemon, await signInTo(daemon, address)),
+      200,
+    );
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
 });

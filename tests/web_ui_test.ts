@@ -5,14 +5,16 @@
 import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { beeuni, REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { beeuni, exists, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import { json, serve, type TestServer } from "./_builtin.ts";
 import {
   type Browser,
   injected,
   launchChromium,
+  launchPersistentChromium,
   openPage,
+  openTab,
   type Page,
   screenshot,
   type WatchedPage,
@@ -268,20 +270,38 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
   let ui: WatchedPage | undefined;
   try {
     await t.step(
-      "the daemon prints one address with the token in its fragment only, and the page opens from it",
+      "the daemon prints one address with a one-time code in its fragment, never the token, and the page opens from it",
       async () => {
         const address = uiAddress(daemon);
-        assert.equal(address, `${daemon.url}/#token=${daemon.token}`);
-        assert.equal(daemon.stdout().split(daemon.token).length, 2);
+        assert.match(
+          address,
+          /^http:\/\/127\.0\.0\.1:\d+\/#code=[0-9a-f]{64}$/,
+        );
+        assert.ok(address.startsWith(`${daemon.url}/#code=`));
+        assert.ok(!daemon.stdout().includes(daemon.token));
         assert.ok(!daemon.stderr().includes(daemon.token));
         ui = await openPage(browser, address);
         await ui.page.locator(".tool-list button").first().waitFor();
-        // The token leaves the address bar once the page has it.
+        // The code leaves the address bar once the page has used it.
         assert.equal(
           await ui.page.evaluate(() => location.href),
           `${daemon.url}/`,
         );
         await ui.page.locator("#live.ok").waitFor();
+        // The page holds no credential a script could read.
+        assert.deepEqual(
+          await ui.page.evaluate(() => {
+            // Runs in the page, where `document` exists.
+            // deno-lint-ignore no-explicit-any
+            const page = globalThis as any;
+            return [
+              page.document.cookie,
+              JSON.stringify({ ...page.sessionStorage }),
+              JSON.stringify({ ...page.localStorage }),
+            ];
+          }),
+          ["", JSON.stringify({ "beeuni-agent": "builder" }), "{}"],
+        );
       },
     );
     const page: Page = ui!.page;
@@ -734,32 +754,57 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
     );
 
     await t.step(
-      "a wrong token says so and where the right address is",
+      "a used code, a wrong one, an old #token= address and a bare address each say so and how to get a fresh address; `beeuni web` gives one",
       async () => {
-        const wrong = await openPage(
-          browser,
-          `${daemon.url}/#token=${"0".repeat(64)}`,
-        );
-        try {
-          const fatal = wrong.page.locator("#fatal");
-          await fatal.waitFor();
-          assert.match(
-            await fatal.textContent(),
-            /refused the token in this address \(HTTP 401\).*"web ui:" line/,
-          );
-          assert.equal(await wrong.page.locator("#app").isVisible(), false);
-        } finally {
-          await wrong.close();
+        const fatalText = async (url: string) => {
+          const other = await openPage(browser, url);
+          try {
+            const fatal = other.page.locator("#fatal");
+            await fatal.waitFor();
+            assert.equal(await other.page.locator("#app").isVisible(), false);
+            assert.equal(
+              await other.page.evaluate(() => location.href),
+              `${daemon.url}/`,
+            );
+            return await fatal.textContent();
+          } finally {
+            await other.close();
+          }
+        };
+        const fresh =
+          /run `beeuni web` in the project \(or restart the daemon\)/;
+        for (
+          const url of [
+            uiAddress(daemon),
+            `${daemon.url}/#code=${"0".repeat(64)}`,
+          ]
+        ) {
+          const text = await fatalText(url);
+          assert.match(text, /refused the one-time code in this address/);
+          assert.match(text, fresh);
         }
-        const none = await openPage(browser, `${daemon.url}/`);
+        // The page does not use the token of an old address.
+        const text = await fatalText(`${daemon.url}/#token=${daemon.token}`);
+        assert.match(text, /#token=… no longer open this page/);
+        assert.match(text, fresh);
+        const bare = await fatalText(`${daemon.url}/`);
+        assert.match(
+          bare,
+          /opens from the address on the daemon's "web ui:" line/,
+        );
+        assert.match(bare, fresh);
+
+        const printed = await beeuni(repo.dir, ["web"], {
+          env: { XDG_STATE_HOME: daemon.stateDir },
+        });
+        assert.equal(printed.code, 0, printed.stderr);
+        const address = /^web ui: (http:\/\/\S+)\n$/.exec(printed.stdout)![1];
+        assert.ok(address.startsWith(`${daemon.url}/#code=`));
+        const other = await openPage(browser, address);
         try {
-          await none.page.locator("#fatal").waitFor();
-          assert.match(
-            await none.page.locator("#fatal").textContent(),
-            /needs the daemon's token/,
-          );
+          await other.page.locator(".tool-list button").first().waitFor();
         } finally {
-          await none.close();
+          await other.close();
         }
       },
     );
@@ -940,5 +985,191 @@ Deno.test("the web UI in Chromium (W1-W3)", async (t) => {
     );
   } finally {
     await browser.close();
+  }
+});
+
+// ---- what the browser keeps ----------------------------------------------
+
+const ECHO = `export default {
+  description: "Echoes its text.",
+  parameters: { type: "object", properties: { text: { type: "string" } } },
+  execute: (args) => "echo: " + args.text,
+};
+`;
+
+/** The one-time code of a printed address. */
+function codeOf(address: string): string {
+  return /#code=([0-9a-f]{64})$/.exec(address)![1];
+}
+
+/** Where `needle` occurs in `haystack`, or -1. */
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  const first = needle[0];
+  let at = haystack.indexOf(first);
+  while (at !== -1 && at + needle.length <= haystack.length) {
+    let i = 1;
+    while (i < needle.length && haystack[at + i] === needle[i]) i++;
+    if (i === needle.length) return at;
+    at = haystack.indexOf(first, at + 1);
+  }
+  return -1;
+}
+
+/** `text` as UTF-16LE bytes, the way Chromium's storage keeps some strings. */
+function utf16le(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) bytes[i * 2] = text.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Every file under `dir` (read as bytes) holding one of `secrets`, as
+ * UTF-8 or UTF-16LE: `{ secret name: [relative paths] }`, and how many
+ * files were read.
+ */
+async function secretsIn(
+  dir: string,
+  secrets: Record<string, string>,
+): Promise<{ found: Record<string, string[]>; files: number }> {
+  const found: Record<string, string[]> = {};
+  const forms = Object.entries(secrets).map(([name, value]) =>
+    [name, new TextEncoder().encode(value), utf16le(value)] as const
+  );
+  let files = 0;
+  const walk = async (folder: string) => {
+    for await (const entry of Deno.readDir(folder)) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory) await walk(path);
+      if (!entry.isFile) continue;
+      const bytes = await Deno.readFile(path);
+      files++;
+      for (const [name, utf8, wide] of forms) {
+        if (
+          indexOfBytes(bytes, utf8) !== -1 || indexOfBytes(bytes, wide) !== -1
+        ) (found[name] ??= []).push(path.slice(dir.length + 1));
+      }
+    }
+  };
+  await walk(dir);
+  return { found, files };
+}
+
+/** The names and attributes of the browser's cookies for the daemons. */
+interface Cookie {
+  name: string;
+  value: string;
+  httpOnly: boolean;
+  sameSite: string;
+  secure: boolean;
+  path: string;
+  expires: number;
+}
+
+Deno.test("with a persistent Chromium profile the UI works and reloads, yet neither the daemon's token, a live code nor the session reaches the profile's files; two daemons keep their own cookies (W1, D7)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
+    "tools/echo.ts": ECHO,
+  });
+  // Two daemons of one project: the same token, each its own sessions.
+  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+  const a = await startDaemon(repo.dir, {
+    args: ["--no-opencode"],
+    env: { XDG_STATE_HOME: state },
+  });
+  const b = await startDaemon(repo.dir, {
+    args: ["--no-opencode"],
+    env: { XDG_STATE_HOME: state },
+  });
+  assert.equal(b.token, a.token);
+  const profile = await Deno.makeTempDir({ prefix: "beeuni_profile_" });
+  try {
+    const [addressA, addressB] = [uiAddress(a), uiAddress(b)];
+    let cookies: Cookie[] = [];
+    const browser: Browser = await launchPersistentChromium(profile);
+    try {
+      const echo = async (page: Page, text: string) => {
+        const call = await runJson(page, "echo", { text });
+        assert.equal(await outputText(page), `echo: ${text}`);
+        assert.equal(await call.getAttribute("data-state"), "ok");
+      };
+      const tabA = await openTab(browser, addressA);
+      await tabA.page.locator(".tool-list button").first().waitFor();
+      assert.deepEqual(await toolNames(tabA.page), ["echo"]);
+      await echo(tabA.page, "from a");
+      assert.equal(
+        await tabA.page.evaluate(() => location.href),
+        `${a.url}/`,
+      );
+      // Daemon B signs in in the same cookie jar (one host, two ports).
+      const tabB = await openTab(browser, addressB);
+      await echo(tabB.page, "from b");
+      // A reload needs no code: the session cookie stays, B's did not replace it.
+      await tabA.page.reload();
+      await echo(tabA.page, "after the reload");
+      await tabB.page.reload();
+      await echo(tabB.page, "b after the reload");
+      // The used address, opened again where the session lives, opens the page.
+      const again = await openTab(browser, addressA);
+      await echo(again.page, "the used address again");
+      for (const tab of [tabA, tabB]) {
+        assert.deepEqual(tab.errors, []);
+        assert.deepEqual(tab.dialogs, []);
+      }
+      cookies = await browser.cookies();
+    } finally {
+      await browser.close();
+    }
+    assert.deepEqual(
+      cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.secure, c.path]),
+      [
+        [`beeuni_session_${a.port}`, true, "Strict", false, "/"],
+        [`beeuni_session_${b.port}`, true, "Strict", false, "/"],
+      ],
+    );
+    // Session cookies: gone when the browser closes.
+    assert.deepEqual(cookies.map((c) => c.expires), [-1, -1]);
+
+    const { found, files } = await secretsIn(profile, {
+      token: a.token,
+      "code of a": codeOf(addressA),
+      "code of b": codeOf(addressB),
+      "session with a": cookies[0].value,
+      "session with b": cookies[1].value,
+    });
+    assert.ok(files > 20, `only ${files} files in the profile`);
+    for (
+      const path of [
+        "History",
+        "Cookies",
+        "Sessions",
+        "Local Storage",
+        "Session Storage",
+        "Preferences",
+      ]
+    ) assert.ok(exists(join(profile, "Default", path)), path);
+    // The history keeps the visited addresses, codes included: used, so dead.
+    assert.ok(
+      found["code of a"]?.includes("Default/History"),
+      JSON.stringify(found),
+    );
+    assert.deepEqual(
+      Object.keys(found).filter((name) => !name.startsWith("code of")),
+      [],
+      JSON.stringify(found),
+    );
+    for (const [daemon, address] of [[a, addressA], [b, addressB]] as const) {
+      const again = await fetch(`${daemon.url}/beeuni/web/session`, {
+        method: "POST",
+        headers: { origin: daemon.url, "content-type": "application/json" },
+        body: JSON.stringify({ code: codeOf(address) }),
+      });
+      assert.equal(again.status, 401);
+      assert.match((await again.json()).error, /^one-time code refused/);
+    }
+  } finally {
+    await a.stop();
+    await b.stop();
+    await Deno.remove(profile, { recursive: true });
+    await Deno.remove(state, { recursive: true });
   }
 });

@@ -71,6 +71,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./daemon.ts")).daemonCommand,
   },
   {
+    name: "web",
+    summary: "Print a fresh one-time address of the running daemon's web UI",
+    load: async () => (await import("./web.ts")).webCommand,
+  },
+  {
     name: "mcp",
     summary: "Serve the project's tools over MCP on standard input and output",
     load: async () => (await import("./mcp.ts")).mcpCommand,

@@ -1,7 +1,7 @@
 /**
  * Small helpers every stage shares: error text, atomic file writes, a
- * file lock, the cleanup of stale temporary files, the toolkit's folders
- * and loopback names.
+ * file lock, the cleanup of stale temporary files, the toolkit's folders,
+ * loopback names and comparing secrets.
  *
  * @module
  */
@@ -41,3 +41,4 @@ export {
 export { testPause } from "./test_pause.ts";
 export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
 export { RUNNER_MARKER } from "./runner_marker.ts";
+export { secretEqual } from "./secret_equal.ts";

@@ -45,6 +45,11 @@ function readEntries(path: string): DaemonEntry[] {
   }
 }
 
+/** The daemons of the record at `path` whose process still runs, oldest first. */
+export function liveDaemons(path: string): DaemonEntry[] {
+  return readEntries(path).filter((entry) => isProcessRunning(entry.pid));
+}
+
 /** Rewrites the record as `change` of its live entries says, under its lock. */
 function update(
   path: string,
@@ -53,9 +58,7 @@ function update(
   withFileLock(path, () => {
     // Every writer of the record holds its lock: any temporary file is a leftover.
     removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
-    const entries = change(
-      readEntries(path).filter((entry) => isProcessRunning(entry.pid)),
-    );
+    const entries = change(liveDaemons(path));
     if (entries.length === 0) rmSync(path, { force: true });
     else {
       const record: DaemonRecord = { daemons: entries };

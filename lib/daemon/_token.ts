@@ -55,7 +55,8 @@ export interface DaemonToken {
 
 const TOKEN = /^[0-9a-f]{64}$/;
 
-function readToken(path: string): string | undefined {
+/** The token in the file at `path`; `undefined` when it cannot be read or holds none. */
+export function readToken(path: string): string | undefined {
   try {
     const text = readFileSync(path, "utf8").trim();
     return TOKEN.test(text) ? text : undefined;

@@ -47,8 +47,10 @@ Loads the project's tools and serves calls over HTTP on loopback:
                                        or another agent
 Every request needs "Authorization: Bearer <token>". The token is
 BEEUNI_DAEMON_TOKEN when set, otherwise generated and written (mode 0600) to
-the token file the daemon prints. Edits to beeuni.yaml, its imports and the
-tool modules are picked up without a restart.
+the token file the daemon prints. The web UI's address carries a one-time
+code instead (valid once, within a minute); \`beeuni web\` prints a fresh
+one. Edits to beeuni.yaml, its imports and the tool modules are picked up
+without a restart.
 
 Options:
   --dir PATH            the project (default: the current folder); its

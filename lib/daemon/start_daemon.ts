@@ -198,6 +198,8 @@ export async function startDaemon(
       { prefix: "/mcp", handler: (request, url) => mcp.handle(request, url) },
       ...webMounts(web),
     ],
+    // The web UI's session cookie opens what the page calls.
+    authorize: (request, url) => web.authorize(request, url),
     log,
   });
   let server: Server;
@@ -278,16 +280,13 @@ export async function startDaemon(
   });
 
   flush();
-  if (token.file) {
-    io.stdout(`token file: ${token.file}\n`);
-    // The token travels in the fragment, which no browser sends (W1).
-    io.stdout(`web ui: ${url}/#token=${token.token}\n`);
-  } else {
-    io.stdout("token: from BEEUNI_DAEMON_TOKEN\n");
-    io.stdout(
-      `web ui: ${url}/ (add #token=<the value of BEEUNI_DAEMON_TOKEN> to open it)\n`,
-    );
-  }
+  io.stdout(
+    token.file
+      ? `token file: ${token.file}\n`
+      : "token: from BEEUNI_DAEMON_TOKEN\n",
+  );
+  // A one-time code, never the token: browsers keep the addresses they visit.
+  io.stdout(`web ui: ${url}/#code=${web.issueCode()}\n`);
   io.stdout(`listening on ${url}\n`);
 
   let closing: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 // What every request must pass before routing: a loopback Host header (the
 // DNS-rebinding guard) and the daemon's bearer token (D7).
 
-import { isLoopbackHostHeader } from "../common/mod.ts";
+import { isLoopbackHostHeader, secretEqual } from "../common/mod.ts";
 import { json } from "./_respond.ts";
 
 const encoder = new TextEncoder();
@@ -20,11 +20,7 @@ export function bearerChecker(
     if (header === null) return false;
     const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
     if (!match) return false;
-    const given = encoder.encode(match[1]);
-    if (given.length !== expected.length) return false;
-    let diff = 0;
-    for (let i = 0; i < given.length; i++) diff |= given[i] ^ expected[i];
-    return diff === 0;
+    return secretEqual(encoder.encode(match[1]), expected);
   };
 }
 

@@ -4,7 +4,8 @@
  * (`Deno.serve`, `Bun.serve`, `node:http`) serves the same function.
  *
  * Every request must come with a loopback `Host` header and the daemon's
- * bearer token (D7). Routes:
+ * bearer token (D7), or another credential `authorize` accepts (the web
+ * UI's session cookie). Routes:
  *
  * | method | path | answer |
  * | --- | --- | --- |
@@ -65,6 +66,13 @@ export interface HandlerOptions {
   allowAnyHost?: boolean;
   /** Handlers of other paths, checked in order before the `/beeuni/` routes. */
   mounts?: Mount[];
+  /**
+   * Another credential than the bearer token, asked about a request that
+   * needs the token and lacks it: true when the request carries one valid
+   * for its path. It may throw an {@linkcode HttpError} to refuse the
+   * request with that status (a session cookie sent from a foreign page).
+   */
+  authorize?: (request: Request, url: URL) => boolean;
   /** Receives one line per refused request (no token, argument or secret in it). */
   log?: (line: string) => void;
 }
@@ -94,7 +102,10 @@ export function createHandler(
   );
 
   async function answer(request: Request, url: URL): Promise<Response> {
-    const authed = authorized(request.headers.get("authorization"));
+    let checked: boolean | undefined;
+    const authed = () =>
+      checked ??= authorized(request.headers.get("authorization")) ||
+        (options.authorize?.(request, url) ?? false);
     const refuse = () => {
       log(
         `[http] 401 ${request.method} ${url.pathname}: missing or wrong bearer token`,
@@ -103,11 +114,11 @@ export function createHandler(
     };
     for (const mount of mounts) {
       if (!under(mount.prefix, url.pathname)) continue;
-      if (mount.bearer !== false && !authed) return refuse();
+      if (mount.bearer !== false && !authed()) return refuse();
       const response = mount.handler(request, url);
       if (response) return await response;
     }
-    if (!authed) return refuse();
+    if (!authed()) return refuse();
     return await dispatch(routes, request, url) ??
       json(404, { error: `no route for ${request.method} ${url.pathname}` });
   }

@@ -4,18 +4,25 @@
  * every call the daemon runs, and see the Beeuni tools' output in their own
  * views.
  *
- * The page and its static files are served without the token: the token
- * reaches the page in the URL's fragment (`/#token=…`), which browsers never
- * send, and the page sends it back as a bearer header on every API call.
- * Every response carries a strict Content-Security-Policy.
+ * The page and its static files are served without the token. The daemon
+ * prints an address carrying a one-time code in its fragment
+ * (`/#code=…`, never sent to a server); the page trades the code for a
+ * session cookie (`HttpOnly`, `SameSite=Strict`, named after the port), so
+ * the daemon's token never reaches the browser. The code works once, within
+ * a minute; a bearer mints fresh ones. The cookie opens the page's API and
+ * the daemon's `/beeuni/` routes, from the daemon's own page only (its
+ * `Origin`), until the daemon stops. Every response carries a strict
+ * Content-Security-Policy.
  *
- * | method | path | answer | token |
+ * | method | path | answer | credential |
  * | --- | --- | --- | --- |
- * | GET | `/` | the page | no |
- * | GET | `/ui/<file>`, `/ui/vendor/<file>` | its scripts, styles and libraries | no |
- * | GET | `/ui/api/tools?agent=A` | `{ agents, agent, tools, hidden, loadErrors, diagnostics }` | yes |
- * | GET | `/ui/api/events` | the history, then each call and reload, as server-sent events | yes |
- * | GET | `/ui/api/file?path=P` | a file a `show` call in the history named | yes |
+ * | GET | `/` | the page | none |
+ * | GET | `/ui/<file>`, `/ui/vendor/<file>` | its scripts, styles and libraries | none |
+ * | POST | `/beeuni/web/session` | `{ "code": C }` → 204 and the session cookie | the code |
+ * | POST | `/beeuni/web/code` | `{ url, code, expiresInSeconds }`: a fresh one-time address | token |
+ * | GET | `/ui/api/tools?agent=A` | `{ agents, agent, tools, hidden, loadErrors, diagnostics }` | token or cookie |
+ * | GET | `/ui/api/events` | the history, then each call and reload, as server-sent events | token or cookie |
+ * | GET | `/ui/api/file?path=P` | a file a `show` call in the history named | token or cookie |
  *
  * @example Serve the UI beside the daemon's routes
  * ```ts ignore
@@ -23,7 +30,13 @@
  * import { createWebHandler } from "./mod.ts";
  *
  * const web = createWebHandler({ host });
- * const handler = createHandler({ host, token, mounts: webMounts(web) });
+ * const handler = createHandler({
+ *   host,
+ *   token,
+ *   mounts: webMounts(web),
+ *   authorize: (request, url) => web.authorize(request, url),
+ * });
+ * console.log(`web ui: http://127.0.0.1:8787/#code=${web.issueCode()}`);
  * ```
  *
  * @module
@@ -38,7 +51,16 @@ import {
   type WebHost,
 } from "./_api.ts";
 import { History } from "./_history.ts";
-import type { Mount } from "../http/mod.ts";
+import {
+  checkOwnPage,
+  CODE_LIFETIME_MS,
+  cookieName,
+  cookieValues,
+  sessionCookie,
+  WebSessions,
+} from "./_session.ts";
+import { HttpError, type Mount } from "../http/mod.ts";
+import { readAtMost } from "../common/mod.ts";
 
 export type { WebHost } from "./_api.ts";
 
@@ -68,6 +90,10 @@ export interface WebOptions {
   host: WebHost;
   /** How many calls the history keeps (default 200). */
   historyLimit?: number;
+  /** How long a one-time code stays valid, in milliseconds (default one minute). */
+  codeLifetimeMs?: number;
+  /** The clock codes expire by, in milliseconds (default `Date.now`). */
+  now?: () => number;
 }
 
 /** The UI's routes, as the daemon's handler asks for them. */
@@ -82,7 +108,26 @@ export interface WebHandler {
    * `undefined` when `url` is not under it.
    */
   api(request: Request, url: URL): Promise<Response> | undefined;
-  /** Stops recording and ends the open event streams (call before the server shuts down). */
+  /**
+   * `POST /beeuni/web/session` (answered without the token): trades a
+   * one-time code for the session cookie; `undefined` for other paths.
+   */
+  signIn(request: Request, url: URL): Promise<Response> | undefined;
+  /**
+   * `POST /beeuni/web/code` (answered after the token check): a fresh
+   * one-time address; `undefined` for other paths.
+   */
+  mintCode(request: Request, url: URL): Promise<Response> | undefined;
+  /**
+   * Whether `request` carries a live session cookie of this daemon for a
+   * path the cookie opens (the page's API and the `/beeuni/` routes, but
+   * not `/beeuni/web/code` nor MCP). Throws a 403 {@linkcode HttpError}
+   * when it does but comes from another page than the daemon's.
+   */
+  authorize(request: Request, url: URL): boolean;
+  /** A fresh one-time code, valid once within its lifetime (for the printed address). */
+  issueCode(): string;
+  /** Stops recording, ends the open event streams and forgets every session (call before the server shuts down). */
   close(): void;
 }
 
@@ -98,10 +143,55 @@ function secured(response: Response): Response {
   return response;
 }
 
-function methodNotAllowed(): Response {
-  const response = jsonResponse(405, { error: "method not allowed: use GET" });
-  response.headers.set("allow", "GET, HEAD");
+function methodNotAllowed(use: string, allow: string): Response {
+  const response = jsonResponse(405, {
+    error: `method not allowed: use ${use}`,
+  });
+  response.headers.set("allow", allow);
   return response;
+}
+
+/** The largest body `POST /beeuni/web/session` reads. */
+const MAX_SIGN_IN_BYTES = 1024;
+
+/** The `code` of a sign-in's JSON body. */
+async function readCode(request: Request): Promise<string> {
+  const bytes = request.body === null
+    ? new Uint8Array()
+    : await readAtMost(request.body, MAX_SIGN_IN_BYTES);
+  if (bytes === undefined) {
+    throw new HttpError(
+      413,
+      `request body too large: over ${MAX_SIGN_IN_BYTES} bytes, the limit`,
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    body = undefined;
+  }
+  const code = (body as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") {
+    throw new HttpError(
+      400,
+      'the body must be {"code": "<the one-time code>"}',
+    );
+  }
+  return code;
+}
+
+/** `ms` in words: `a minute`, `2 minutes`, `30 seconds`. */
+function duration(ms: number): string {
+  if (ms === 60_000) return "a minute";
+  if (ms % 60_000 === 0) return `${ms / 60_000} minutes`;
+  return `${Math.round(ms / 1000)} seconds`;
+}
+
+/** Paths the session cookie opens: the page's API and the daemon's routes, less minting codes. */
+function cookieOpens(path: string): boolean {
+  return path.startsWith("/ui/api/") ||
+    (path.startsWith("/beeuni/") && !path.startsWith("/beeuni/web/"));
 }
 
 /**
@@ -113,10 +203,38 @@ export function createWebHandler(options: WebOptions): WebHandler {
   const assets = new Assets();
   const history = new History(options.historyLimit ?? 200);
   const unsubscribe = host.subscribe((event) => history.add(event));
+  const sessions = new WebSessions(
+    options.codeLifetimeMs ?? CODE_LIFETIME_MS,
+    options.now ?? Date.now,
+  );
+  const refused = `one-time code refused: it was used already, is over ${
+    duration(sessions.lifetimeMs)
+  } old, or is not this daemon's; run \`beeuni web\` in the project for a fresh address`;
+
+  async function signIn(request: Request): Promise<Response> {
+    if (request.method !== "POST") return methodNotAllowed("POST", "POST");
+    checkOwnPage(request, true);
+    const session = sessions.redeem(await readCode(request));
+    if (session === undefined) throw new HttpError(401, refused);
+    const response = new Response(null, { status: 204 });
+    response.headers.set("set-cookie", sessionCookie(request, session));
+    response.headers.set("cache-control", "no-store");
+    return response;
+  }
+
+  function mintCode(request: Request, url: URL): Response {
+    if (request.method !== "POST") return methodNotAllowed("POST", "POST");
+    const code = sessions.issueCode();
+    return jsonResponse(200, {
+      url: `${url.origin}/#code=${code}`,
+      code,
+      expiresInSeconds: Math.round(sessions.lifetimeMs / 1000),
+    });
+  }
 
   async function servePage(request: Request, name: string): Promise<Response> {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return secured(methodNotAllowed());
+      return secured(methodNotAllowed("GET", "GET, HEAD"));
     }
     const asset = await assets.get(name).catch(() => undefined);
     if (asset === undefined) {
@@ -135,7 +253,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
   }
 
   async function serveApi(request: Request, url: URL): Promise<Response> {
-    if (request.method !== "GET") return methodNotAllowed();
+    if (request.method !== "GET") return methodNotAllowed("GET", "GET, HEAD");
     switch (url.pathname) {
       case "/ui/api/tools":
         return toolsAnswer(host, url);
@@ -163,19 +281,52 @@ export function createWebHandler(options: WebOptions): WebHandler {
       if (!url.pathname.startsWith("/ui/api/")) return undefined;
       return serveApi(request, url).then(secured);
     },
+    signIn(request, url) {
+      if (url.pathname !== "/beeuni/web/session") return undefined;
+      return signIn(request).then(secured);
+    },
+    mintCode(request, url) {
+      if (url.pathname !== "/beeuni/web/code") return undefined;
+      return Promise.resolve(secured(mintCode(request, url)));
+    },
+    authorize(request, url) {
+      if (!cookieOpens(url.pathname)) return false;
+      const values = cookieValues(request, cookieName(request));
+      if (!sessions.isSession(values)) return false;
+      checkOwnPage(
+        request,
+        request.method !== "GET" && request.method !== "HEAD",
+      );
+      return true;
+    },
+    issueCode() {
+      return sessions.issueCode();
+    },
     close() {
       unsubscribe();
       history.close();
+      sessions.clear();
     },
   };
 }
 
 /**
  * The UI as mounts of the daemon's handler: the page's API under `/ui/api`
- * behind the token, the page and its files without it.
+ * and minting codes behind the token, signing in, the page and its files
+ * without it. Give the handler {@linkcode WebHandler.authorize} too, so
+ * that the session cookie opens what the page calls.
  */
 export function webMounts(web: WebHandler): Mount[] {
   return [
+    {
+      prefix: "/beeuni/web/session",
+      bearer: false,
+      handler: (request, url) => web.signIn(request, url),
+    },
+    {
+      prefix: "/beeuni/web/code",
+      handler: (request, url) => web.mintCode(request, url),
+    },
     { prefix: "/ui/api", handler: (request, url) => web.api(request, url) },
     {
       prefix: "/",

@@ -1,8 +1,7 @@
-// Talking to the daemon: every request carries the token as a bearer
-// header. The token arrives in the address's fragment (never sent to a
-// server) and is kept for this tab only.
-
-const KEY = "beeuni-token";
+// Talking to the daemon. The page never holds the daemon's token: the
+// address the daemon prints carries a one-time code in its fragment (never
+// sent to a server), which the page trades for a session cookie the
+// browser keeps (HttpOnly: no script reads it) and sends on every request.
 
 /** A refused or failed request, with the daemon's status and message. */
 export class ApiError extends Error {
@@ -13,38 +12,40 @@ export class ApiError extends Error {
 }
 
 /**
- * The token: taken from `#token=…` (then removed from the address bar) or
- * kept from earlier in this tab; `null` when there is none.
+ * What the address's fragment brought, which then leaves the address bar:
+ * `{ code }` for `#code=…`, `{ token: true }` for an old `#token=…`
+ * address (its token is not used), or `{}`.
  */
-export function takeToken() {
-  const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
-  if (match) {
-    let token = match[1];
-    try {
-      token = decodeURIComponent(token);
-    } catch {
-      // Kept as written: the daemon will say whether it is right.
-    }
-    sessionStorage.setItem(KEY, token);
+export function takeAddress() {
+  const code = /(?:^#|&)code=([^&]*)/.exec(location.hash);
+  const token = /(?:^#|&)token=/.test(location.hash);
+  if (code || token) {
     history.replaceState(null, "", location.pathname + location.search);
   }
-  return sessionStorage.getItem(KEY);
-}
-
-/** Forgets the token of this tab. */
-export function forgetToken() {
-  sessionStorage.removeItem(KEY);
+  if (code) return { code: code[1] };
+  return token ? { token: true } : {};
 }
 
 async function request(path, init = {}) {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${sessionStorage.getItem(KEY) ?? ""}`);
-  const response = await fetch(path, { ...init, headers });
+  const response = await fetch(path, { ...init, credentials: "same-origin" });
   if (response.status === 401) {
     await response.body?.cancel();
-    throw new ApiError(401, "the daemon refused the token");
+    throw new ApiError(401, "the daemon refused this page's session");
   }
   return response;
+}
+
+/** Trades a one-time code for the session cookie; throws the daemon's refusal. */
+export async function signIn(code) {
+  const response = await fetch("/beeuni/web/session", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  if (!response.ok) {
+    throw new ApiError(response.status, await errorOf(response));
+  }
 }
 
 async function errorOf(response) {

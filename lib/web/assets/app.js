@@ -6,10 +6,10 @@ import {
   ApiError,
   callTool,
   fileDataUrl,
-  forgetToken,
   getJson,
+  signIn,
   stopSession,
-  takeToken,
+  takeAddress,
 } from "./api.js";
 import { fill, h } from "./dom.js";
 import { createForm } from "./form.js";
@@ -23,10 +23,16 @@ const AGENT_KEY = "beeuni-agent";
 const sessionId = `web-${crypto.randomUUID().slice(0, 8)}`;
 const ctx = { fileDataUrl };
 
-const NO_TOKEN =
-  "This page needs the daemon's token. Open the address on the daemon's \"web ui:\" line: it ends in #token=….";
-const BAD_TOKEN =
-  "The daemon refused the token in this address (HTTP 401): it is not this daemon's token, or the daemon restarted with a new one. Open the address on the daemon's latest \"web ui:\" line.";
+const FRESH =
+  "For a fresh address, run `beeuni web` in the project (or restart the daemon): each address opens the page once, within a minute.";
+const NO_SESSION =
+  `This page opens from the address on the daemon's "web ui:" line: it ends in #code=…. ${FRESH}`;
+const USED_CODE =
+  `The daemon refused the one-time code in this address: it was used already, is over a minute old, or is not this daemon's. ${FRESH}`;
+const TOKEN_ADDRESS =
+  `Addresses ending in #token=… no longer open this page: the browser would keep the daemon's token in its history. ${FRESH}`;
+const ENDED =
+  `The daemon no longer accepts this page's session (HTTP 401): it stopped or restarted. ${FRESH}`;
 
 const state = {
   agent: null,
@@ -46,8 +52,7 @@ function fatal(message) {
 }
 
 function denied() {
-  forgetToken();
-  fatal(BAD_TOKEN);
+  fatal(ENDED);
 }
 
 function failed(error) {
@@ -369,12 +374,25 @@ function openRecord(record) {
   );
 }
 
-async function main() {
-  const token = takeToken();
-  if (!token) {
-    fatal(NO_TOKEN);
-    return;
+/**
+ * Signs in with the address's code, if any; resolves to what to say should
+ * the page have no session (a page that has one opens all the same).
+ */
+async function openSession() {
+  const address = takeAddress();
+  if (address.token) return TOKEN_ADDRESS;
+  if (address.code === undefined) return NO_SESSION;
+  try {
+    await signIn(address.code);
+    return NO_SESSION;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return USED_CODE;
+    return `The daemon did not take the one-time code: ${error.message}. ${FRESH}`;
   }
+}
+
+async function main() {
+  const withoutSession = await openSession();
   try {
     const first = await getJson("/ui/api/tools");
     const saved = sessionStorage.getItem(AGENT_KEY);
@@ -382,7 +400,9 @@ async function main() {
     const agent = saved && names.includes(saved) ? saved : names[0];
     await loadTools(agent);
   } catch (error) {
-    failed(error);
+    if (error instanceof ApiError && error.status === 401) {
+      fatal(withoutSession);
+    } else failed(error);
     return;
   }
   byId("agent").addEventListener("change", (event) => {
