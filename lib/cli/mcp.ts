@@ -42,6 +42,9 @@ Options:
   --timeout-ms N    the per-call timeout in milliseconds
   --validate        validate arguments against each tool's schema
   --no-watch        do not reload on changes
+  --runner RUNTIME  the runtime tools run on: deno, node or bun (found on the
+                    PATH), or the path of one (default: this one); deno
+                    confines tools, node and bun only contain them
 `;
 
 /** `beeuni mcp`: runs until standard input ends, or SIGINT or SIGTERM. */
@@ -55,6 +58,7 @@ export const mcpCommand: Command = {
       agent: { type: "string" },
       "timeout-ms": { type: "string" },
       validate: { type: "boolean" },
+      runner: { type: "string" },
       "no-watch": { type: "boolean" },
     });
     if (positionals.length > 0) {
@@ -78,6 +82,7 @@ export const mcpCommand: Command = {
     // output is the protocol.
     const host = await projectHost(manifestFile, io, {
       validateArgs: values.validate === true,
+      runner: values.runner as string | undefined,
       timeoutMs,
       log,
     });

@@ -13,7 +13,7 @@ import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
-import { readSecrets, secretsFile } from "../secrets/mod.ts";
+import { privatePaths, readSecrets } from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
@@ -71,6 +71,8 @@ export interface DaemonOptions {
   /** How tool runners are bounded and what tools may touch besides the project. */
   runners?: Pick<
     HostOptions,
+    | "runner"
+    | "allowRemoteListen"
     | "allowRun"
     | "allowRead"
     | "allowWrite"
@@ -165,11 +167,13 @@ export async function startDaemon(
       manifest: manifestFile,
       // Listen at once; each tool is listed once it has loaded.
       waitForLoad: false,
-      // Tools never read the daemon's token or the secret store (H2).
+      // Tools never read the daemon's token or the secret store (H2),
+      // nor write the opencode files the daemon writes.
       denyRead: [
         ...(token.file ? [token.file] : []),
-        secretsFile(root, io.env),
+        ...privatePaths(root, io.env),
       ],
+      denyWrite: options.opencodeConfigDir ? [options.opencodeConfigDir] : [],
       validateArgs: options.validateArgs ?? false,
       timeoutMs: options.timeoutMs,
       env: toolEnv(io.env),
