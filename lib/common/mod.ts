@@ -1,7 +1,7 @@
 /**
  * Small helpers every stage shares: error text, atomic file writes, a
- * file lock, the cleanup of stale temporary files, the toolkit's folders
- * and loopback names.
+ * file lock, the cleanup of stale temporary files, the toolkit's folders,
+ * loopback names, and the bound on the length of the names a caller sends.
  *
  * @module
  */
@@ -40,3 +40,4 @@ export {
 export { testPause } from "./test_pause.ts";
 export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
 export { RUNNER_MARKER } from "./runner_marker.ts";
+export { callerStringProblem, MAX_CALLER_STRING } from "./caller_string.ts";

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { readAtMost } from "../common/mod.ts";
+import { callerStringProblem, readAtMost } from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -45,6 +45,7 @@ import {
   type McpHost,
   newPeer,
   newSessionId,
+  paramsProblem,
   type Peer,
 } from "./_server.ts";
 import { SseStream } from "./_sse.ts";
@@ -154,7 +155,11 @@ function originAllowed(
   return sameOrigin && url.host === request.headers.get("host");
 }
 
-/** The agent a path names: `beeuni` for `/mcp`, the decoded segment of `/mcp/<agent>`. */
+/**
+ * The agent a path names: `beeuni` for `/mcp`, the decoded segment of
+ * `/mcp/<agent>`; `undefined` for a path that names none. A name over the
+ * caller-string limit is refused (400).
+ */
 function agentOf(path: string): string | undefined {
   if (path === "/mcp" || path === "/mcp/") return "beeuni";
   const match = /^\/mcp\/([^/]+)\/?$/.exec(path);
@@ -166,8 +171,33 @@ function agentOf(path: string): string | undefined {
     return undefined;
   }
   // deno-lint-ignore no-control-regex
-  if (name.length > 128 || /[\x00-\x1f\x7f/]/.test(name)) return undefined;
+  if (/[\x00-\x1f\x7f/]/.test(name)) return undefined;
+  checkLength("the agent in the path", name);
   return name;
+}
+
+/** Refuses (400) a caller string over the length limit; `what` names it. */
+function checkLength(what: string, value: string): void {
+  const problem = callerStringProblem(what, value);
+  if (problem !== undefined) {
+    refuse(400, TRANSPORT_ERROR, `Bad Request: ${problem}`);
+  }
+}
+
+/** The MCP headers a client names things with: each is a caller string. */
+const NAMING_HEADERS = [
+  "Mcp-Session-Id",
+  "MCP-Protocol-Version",
+  "Mcp-Method",
+  "Mcp-Name",
+];
+
+/** Refuses (400) a request whose MCP header is over the length limit. */
+function checkHeaders(request: Request): void {
+  for (const name of NAMING_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) checkLength(`the ${name} header`, value);
+  }
 }
 
 /** An `Accept` header in lower case, or "" when absent. */
@@ -614,6 +644,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     const message = incoming.message;
     const checked = checkEnvelope(message);
     if ("error" in checked) return json(400, checked.error);
+    // Before the headers' check, which quotes the tool's name.
+    const refused = paramsProblem(message);
+    if (refused !== undefined) return json(200, refused);
     checkModernHeaders(request, message, checked.version);
     if (message.method === "subscriptions/listen") {
       return listen(message, agent, sse, checked.version);
@@ -762,6 +795,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
             "Service Unavailable: the server is stopping",
           );
         }
+        checkHeaders(request);
         const agent = agentOf(url.pathname);
         if (agent === undefined) {
           refuse(

@@ -10,13 +10,20 @@ export type CallRecord =
 
 /** Arguments larger than this (as JSON) are replaced by a note. */
 const MAX_ARGS_CHARS = 1024 * 1024;
-/** The most argument and output text kept over all records; the oldest go first. */
+/** The most argument, output and name text kept over all records; the oldest go first. */
 const MAX_KEPT_CHARS = 32 * 1024 * 1024;
 /** A stream whose reader lags this far behind is ended (bytes queued). */
 const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Keep-alive comments while streams are open, so a dead peer is noticed. */
 const PING_MS = 15_000;
 const encoder = new TextEncoder();
+
+/** The characters of a record's names (tool, agent, session), which count against the cap too. */
+function namesChars(
+  event: { name: string; agent: string; sessionId: string },
+): number {
+  return event.name.length + event.agent.length + event.sessionId.length;
+}
 
 /** The arguments as kept, and how many characters of JSON they take. */
 function keptArgs(args: unknown): { args: unknown; chars: number } {
@@ -37,8 +44,13 @@ function keptArgs(args: unknown): { args: unknown; chars: number } {
   return { args, chars: text?.length ?? 0 };
 }
 
+/** The characters an outcome takes: its text, and its content blocks and structured content as JSON. */
 function outcomeChars(outcome: CallOutcome): number {
-  return outcome.ok ? outcome.output.length : outcome.error.length;
+  if (!outcome.ok) return outcome.error.length;
+  let chars = outcome.output.length;
+  if (outcome.content) chars += JSON.stringify(outcome.content).length;
+  if (outcome.structured) chars += JSON.stringify(outcome.structured).length;
+  return chars;
 }
 
 function frame(event: HostEvent): Uint8Array {
@@ -77,7 +89,7 @@ export class History {
     if (event.type === "call-start") {
       const { args, chars } = keptArgs(event.args);
       this.#records.set(event.id, { ...event, args });
-      this.#count(event.id, chars);
+      this.#count(event.id, chars + namesChars(event));
       this.#broadcast({ ...event, args });
       return;
     }

@@ -39,6 +39,7 @@ import {
 } from "./_api.ts";
 import { History } from "./_history.ts";
 import type { Mount } from "../http/mod.ts";
+import { callerStringProblem } from "../common/mod.ts";
 
 export type { WebHost } from "./_api.ts";
 
@@ -118,6 +119,8 @@ export function createWebHandler(options: WebOptions): WebHandler {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return secured(methodNotAllowed());
     }
+    const long = callerStringProblem("the file name in the path", name);
+    if (long !== undefined) return secured(jsonResponse(400, { error: long }));
     const asset = await assets.get(name).catch(() => undefined);
     if (asset === undefined) {
       return secured(jsonResponse(404, { error: `no web UI file "${name}"` }));
