@@ -49,6 +49,7 @@ import {
   type Peer,
 } from "./_server.ts";
 import { SseStream } from "./_sse.ts";
+import { answerBatch, batchProblem } from "./_batch.ts";
 
 /** How {@linkcode createMcpHttp} behaves. */
 export interface McpHttpOptions {
@@ -665,9 +666,8 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     items: unknown[],
     agent: string,
   ): Promise<Response> {
-    if (items.length === 0) {
-      refuse(400, INVALID_REQUEST, "Invalid Request: the batch is empty");
-    }
+    const problem = batchProblem(items);
+    if (problem !== undefined) refuse(400, INVALID_REQUEST, problem);
     const session = request.headers.get("mcp-session-id") === null
       ? undefined
       : sessionOf(request, agent);
@@ -678,33 +678,18 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
         "Invalid Request: JSON-RPC batches are accepted only in a session using protocol version 2025-03-26; send one message per request",
       );
     }
-    const answers = await Promise.all(items.map(async (item) => {
-      const incoming = classify(item);
-      switch (incoming.kind) {
-        case "invalid":
-          return incoming.response;
-        case "notification":
-          dispatcher.notification(incoming.message, session);
-          return undefined;
-        case "response":
-          return undefined;
-        default:
-          if (incoming.message.method === "initialize") {
-            return errorResponse(
-              incoming.message.id,
-              INVALID_REQUEST,
-              "Invalid Request: initialize may not be part of a batch",
-            );
-          }
-          return await dispatcher.request(incoming.message, session, false, {
-            controller: new AbortController(),
-          });
-      }
-    }));
-    const responses = answers.filter((a) => a !== undefined);
-    return responses.length === 0
+    const reply = await answerBatch(items, {
+      notification: (message) => dispatcher.notification(message, session),
+      request: (message) =>
+        dispatcher.request(message, session, false, {
+          controller: new AbortController(),
+        }),
+    });
+    return reply === undefined
       ? new Response(null, { status: 202 })
-      : json(200, responses);
+      : new Response(reply, {
+        headers: { "content-type": "application/json" },
+      });
   }
 
   async function post(request: Request, agent: string): Promise<Response> {
