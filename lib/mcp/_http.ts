@@ -14,7 +14,7 @@
  * @module
  */
 
-import { callerStringProblem, readAtMost } from "../common/mod.ts";
+import { callerStringProblem, readAtMost, StreamPool } from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -63,8 +63,13 @@ export interface McpHttpOptions {
   allowSameOrigin?: boolean;
   /** Sessions kept at most; the least recently used idle one makes room. Default 1,000. */
   maxSessions?: number;
-  /** Open `subscriptions/listen` streams at most; default 1,000. */
-  maxListens?: number;
+  /**
+   * The pool that caps open event streams (`GET` streams and
+   * `subscriptions/listen`), shared with the server's other event streams;
+   * when it is full, the least recently used stream is closed to make
+   * room. Default: a pool of 256 of their own.
+   */
+  streams?: StreamPool;
   /** How often an idle event stream gets a keep-alive comment, in milliseconds; default 25,000. */
   keepAliveMs?: number;
 }
@@ -90,6 +95,21 @@ interface Listen {
   listKey: string;
   /** Whether it asked for `toolsListChanged`. */
   tools: boolean;
+  /** When it opened (`performance.now()`). */
+  since: number;
+}
+
+/** Ends a subscription gracefully: a result for its listen request, then the end of its stream. */
+function endListen(entry: Listen): void {
+  entry.stream.send({
+    jsonrpc: "2.0",
+    id: entry.id,
+    result: {
+      resultType: "complete",
+      _meta: { [META.subscriptionId]: entry.id },
+    },
+  });
+  entry.stream.close();
 }
 
 /** An HTTP refusal carrying a JSON-RPC error body. */
@@ -287,7 +307,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const limit = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const log = options.log ?? (() => {});
   const maxSessions = options.maxSessions ?? 1000;
-  const maxListens = options.maxListens ?? 1000;
+  const streams = options.streams ?? new StreamPool(256);
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const sessions = new Map<string, Session>();
   const listens = new Set<Listen>();
@@ -589,26 +609,29 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
         message.id,
       );
     }
-    if (listens.size >= maxListens) {
-      refuse(
-        503,
-        TRANSPORT_ERROR,
-        `Service Unavailable: ${maxListens} subscriptions are open`,
-        message.id,
-      );
-    }
     const honored: Record<string, boolean> = {};
     if ((filter as Record<string, unknown>).toolsListChanged === true) {
       honored.toolsListChanged = true;
     }
+    const release = streams.admit({
+      lastUsed: () => entry.since,
+      evict: () => {
+        log(
+          `[mcp] subscription of agent "${agent}" closed to make room: ${streams.max} event streams are open`,
+        );
+        endListen(entry);
+      },
+    });
     const entry: Listen = {
       id: message.id,
       agent,
       tools: honored.toolsListChanged === true,
       listKey: dispatcher.listKey(agent),
+      since: performance.now(),
       stream: new SseStream({
         keepAliveMs,
         onClose: () => {
+          release();
           listens.delete(entry);
           log(`[mcp] subscription of agent "${agent}" ended`);
         },
@@ -753,9 +776,23 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       );
     }
     session.listKey ??= dispatcher.listKey(agent);
-    const stream = new SseStream({
+    // The stream of a session whose client has been quiet longest makes
+    // room when the pool is full; the session goes on.
+    const release = streams.admit({
+      lastUsed: () => session.lastUsed,
+      evict: () => {
+        log(
+          `[mcp] GET stream of session ${
+            session.id.slice(0, 12)
+          }… closed to make room: ${streams.max} event streams are open`,
+        );
+        stream.close();
+      },
+    });
+    const stream: SseStream = new SseStream({
       keepAliveMs,
       onClose: () => {
+        release();
         if (session.stream === stream) session.stream = undefined;
       },
     });
@@ -839,15 +876,8 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       for (const session of [...sessions.values()]) {
         endSession(session, "the server is stopping");
       }
-      for (const entry of [...listens]) {
-        // A result for the listen request is the graceful end of a subscription.
-        entry.stream.send({
-          jsonrpc: "2.0",
-          id: entry.id,
-          result: { resultType: "complete" },
-        });
-        entry.stream.close();
-      }
+      // A result for the listen request is the graceful end of a subscription.
+      for (const entry of [...listens]) endListen(entry);
       listens.clear();
       return Promise.resolve();
     },

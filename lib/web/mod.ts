@@ -39,7 +39,7 @@ import {
 } from "./_api.ts";
 import { History } from "./_history.ts";
 import type { Mount } from "../http/mod.ts";
-import { callerStringProblem } from "../common/mod.ts";
+import { callerStringProblem, type StreamPool } from "../common/mod.ts";
 
 export type { WebHost } from "./_api.ts";
 
@@ -69,6 +69,12 @@ export interface WebOptions {
   host: WebHost;
   /** How many calls the history keeps (default 200). */
   historyLimit?: number;
+  /**
+   * The pool that caps open event streams, shared with the server's other
+   * event streams (MCP's); when it is full, the least recently used
+   * stream is closed to make room. Default: a pool of 32 of their own.
+   */
+  streams?: StreamPool;
 }
 
 /** The UI's routes, as the daemon's handler asks for them. */
@@ -112,7 +118,7 @@ function methodNotAllowed(): Response {
 export function createWebHandler(options: WebOptions): WebHandler {
   const { host } = options;
   const assets = new Assets();
-  const history = new History(options.historyLimit ?? 200);
+  const history = new History(options.historyLimit ?? 200, options.streams);
   const unsubscribe = host.subscribe((event) => history.add(event));
 
   async function servePage(request: Request, name: string): Promise<Response> {
