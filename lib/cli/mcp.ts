@@ -16,6 +16,7 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
+import { MAX_CALLER_STRING } from "../common/mod.ts";
 import { timeoutOption } from "./_timeout_option.ts";
 import { projectHost } from "./_project_host.ts";
 import { locateManifest } from "../project/mod.ts";
@@ -65,8 +66,9 @@ export const mcpCommand: Command = {
       throw new UsageError(`unexpected argument "${positionals[0]}"`);
     }
     const agent = (values.agent as string | undefined) ?? "beeuni";
+    const tooLong = agent.length > MAX_CALLER_STRING;
     // deno-lint-ignore no-control-regex
-    if (agent === "" || agent.length > 128 || /[\x00-\x1f\x7f/]/.test(agent)) {
+    if (agent === "" || tooLong || /[\x00-\x1f\x7f/]/.test(agent)) {
       throw new UsageError(`--agent must be an agent's name, got "${agent}"`);
     }
     const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);

@@ -8,7 +8,12 @@
 
 import { dirname } from "node:path";
 import process from "node:process";
-import { errorMessage, isLoopbackHostname, toolEnv } from "../common/mod.ts";
+import {
+  errorMessage,
+  isLoopbackHostname,
+  StreamPool,
+  toolEnv,
+} from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
@@ -156,6 +161,13 @@ export async function startDaemon(
   const { log, flush } = batchedLog(io.stderr);
   const token = acquireToken(root, io.env, options.tokenFile);
   const dropToken = () => token.release();
+  // Event streams (the web UI's, MCP's) hold their connections busy: at
+  // most half the connections, so that calls always find one (the cap is
+  // set again from the server's once it listens).
+  const streams = new StreamPool(
+    (options.connections?.maxConnections ??
+      DEFAULT_CONNECTION_LIMITS.maxConnections) / 2,
+  );
   let host: Host;
   let web: WebHandler;
   try {
@@ -180,7 +192,7 @@ export async function startDaemon(
       secrets: () => readSecrets(root, io.env),
       log,
     });
-    web = createWebHandler({ host });
+    web = createWebHandler({ host, streams });
   } catch (error) {
     flush();
     dropToken();
@@ -191,6 +203,7 @@ export async function startDaemon(
     host,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowSameOrigin: options.allowRemote ?? false,
+    streams,
     log,
   });
   const handler = createHandler({
@@ -226,6 +239,7 @@ export async function startDaemon(
     );
   }
   const url = urlOf(server);
+  streams.max = server.limits.maxConnections / 2;
   const asked = options.connections?.maxConnections ??
     DEFAULT_CONNECTION_LIMITS.maxConnections;
   if (server.limits.maxConnections < asked) {

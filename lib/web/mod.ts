@@ -60,7 +60,11 @@ import {
   WebSessions,
 } from "./_session.ts";
 import { HttpError, type Mount } from "../http/mod.ts";
-import { readAtMost } from "../common/mod.ts";
+import {
+  callerStringProblem,
+  readAtMost,
+  type StreamPool,
+} from "../common/mod.ts";
 
 export type { WebHost } from "./_api.ts";
 
@@ -94,6 +98,12 @@ export interface WebOptions {
   codeLifetimeMs?: number;
   /** The clock codes expire by, in milliseconds (default `Date.now`). */
   now?: () => number;
+  /**
+   * The pool that caps open event streams, shared with the server's other
+   * event streams (MCP's); when it is full, the least recently used
+   * stream is closed to make room. Default: a pool of 32 of their own.
+   */
+  streams?: StreamPool;
 }
 
 /** The UI's routes, as the daemon's handler asks for them. */
@@ -201,7 +211,7 @@ function cookieOpens(path: string): boolean {
 export function createWebHandler(options: WebOptions): WebHandler {
   const { host } = options;
   const assets = new Assets();
-  const history = new History(options.historyLimit ?? 200);
+  const history = new History(options.historyLimit ?? 200, options.streams);
   const unsubscribe = host.subscribe((event) => history.add(event));
   const sessions = new WebSessions(
     options.codeLifetimeMs ?? CODE_LIFETIME_MS,
@@ -236,6 +246,8 @@ export function createWebHandler(options: WebOptions): WebHandler {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return secured(methodNotAllowed("GET", "GET, HEAD"));
     }
+    const long = callerStringProblem("the file name in the path", name);
+    if (long !== undefined) return secured(jsonResponse(400, { error: long }));
     const asset = await assets.get(name).catch(() => undefined);
     if (asset === undefined) {
       return secured(jsonResponse(404, { error: `no web UI file "${name}"` }));
