@@ -1,7 +1,7 @@
 /**
  * Small helpers every stage shares: error text, atomic file writes, a
- * file lock, the cleanup of stale temporary files, the toolkit's folders
- * and loopback names.
+ * file lock, the cleanup of stale temporary files, the toolkit's folders,
+ * loopback names and running git safely.
  *
  * @module
  */
@@ -28,6 +28,7 @@ export {
   stateDir,
 } from "./dirs.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { toolEnv } from "./tool_env.ts";
 export { readAtMost } from "./read_at_most.ts";
