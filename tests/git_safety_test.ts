@@ -12,7 +12,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, relative } from "node:path";
-import { beeuni, git, REPO_ROOT, runProgram, tempRepo } from "./_helpers.ts";
+import {
+  beeuni,
+  git,
+  REPO_ROOT,
+  runProgram,
+  tempDir,
+  tempRepo,
+} from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 
 const ECHO = `export default {
@@ -185,12 +192,7 @@ async function armedRepo() {
 
 Deno.test("validate, tools ls, tools call and the daemon run none of the programs a repository's config names, in a checkout and in a worktree (H2, V10, D3)", async () => {
   await using repo = await armedRepo();
-  await using state = {
-    dir: await Deno.makeTempDir({ prefix: "beeuni_state_" }),
-    async [Symbol.asyncDispose]() {
-      await Deno.remove(this.dir, { recursive: true });
-    },
-  };
+  await using state = await tempDir("beeuni_state_");
   const env = { XDG_STATE_HOME: state.dir, TMPDIR: state.dir };
 
   // The trap is armed: a plain `git ls-files` runs the fsmonitor hook and

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { call, manifest, project, tool } from "./_host.ts";
-import { tempRepo } from "./_helpers.ts";
+import { age, tempDir, tempRepo } from "./_helpers.ts";
 import { projectKey } from "../lib/common/mod.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
 import {
@@ -28,22 +28,6 @@ function saved(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** A temporary folder, removed at the end. */
-async function tempFolder(): Promise<
-  { dir: string; [Symbol.asyncDispose](): Promise<void> }
-> {
-  const dir = await Deno.makeTempDir({ prefix: "beeuni_tmp_" });
-  return {
-    dir,
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  };
-}
-
-function age(path: string, seconds: number): void {
-  const past = new Date(Date.now() - seconds * 1000);
-  Deno.utimeSync(path, past, past);
 }
 
 Deno.test("saved outputs stay within tmpMaxBytes: the oldest go first (T6)", async () => {
@@ -134,7 +118,7 @@ Deno.test("the daemon saves outputs in the project's own 0700 folder inside the 
     "beeuni.yaml": manifest(["big"]),
     "tools/big.ts": BIG,
   });
-  await using tmp = await tempFolder();
+  await using tmp = await tempDir();
   await using daemon = await startDaemon(repo.dir, {
     args: ["--tmp-max-bytes", "100000", "--tmp-retention-ms", "3600000"],
     env: { TMPDIR: tmp.dir },
@@ -328,7 +312,7 @@ Deno.test("files of any name, folders and symlinks a hostile tool leaves in the 
     "tools/big.ts": BIG,
     "tools/flood.ts": FLOOD,
   });
-  await using tmp = await tempFolder();
+  await using tmp = await tempDir();
   await using daemon = await startDaemon(repo.dir, {
     args: ["--tmp-max-bytes", "1000000", "--tmp-retention-ms", "3600000"],
     env: { TMPDIR: tmp.dir },
@@ -406,7 +390,7 @@ Deno.test("two projects save into folders of their own, and neither's sweep remo
     "beeuni.yaml": manifest(["big"]),
     "tools/big.ts": BIG,
   });
-  await using tmp = await tempFolder();
+  await using tmp = await tempDir();
   const body = { args: { mode: "60000" }, sessionId: "s1", agent: "beeuni" };
   await using first = await startDaemon(a.dir, { env: { TMPDIR: tmp.dir } });
   const kept = String((await first.call("big", body)).body.path);
@@ -445,7 +429,7 @@ Deno.test("a project's folder that cannot be trusted (a symlink, open permission
     "beeuni.yaml": manifest(["big"]),
     "tools/big.ts": BIG,
   });
-  await using tmp = await tempFolder();
+  await using tmp = await tempDir();
   const user = join(tmp.dir, `beeuni-tools-${Deno.uid()}`);
   const own = join(user, projectKey(repo.dir).slice(0, 16));
   const elsewhere = join(tmp.dir, "elsewhere");
@@ -485,7 +469,7 @@ Deno.test("a folder flooded with more entries than a sweep looks at loses the ol
   });
   const dir = join(fx.dir, ".tool-output");
   Deno.mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < 12_000; i++) {
+  for (let i = 0; i < 4_000; i++) {
     Deno.writeTextFileSync(join(dir, `f${i}`), "x");
   }
   const counts: number[] = [];
@@ -494,6 +478,6 @@ Deno.test("a folder flooded with more entries than a sweep looks at loses the ol
     assert.ok(outcome.ok && outcome.path);
     counts.push(saved(dir).length);
   }
-  // 5,000 looked at, 2,500 removed, one saved; then no longer flooded.
-  assert.deepEqual(counts, [9_501, 7_002, 4_503, 4_504]);
+  // 2,000 looked at, 1,000 removed, one saved; then no longer flooded.
+  assert.deepEqual(counts, [3_001, 2_002, 1_003, 1_004]);
 });

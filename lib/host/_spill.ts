@@ -47,13 +47,13 @@ export const DEFAULT_TMP_MAX_BYTES = 104_857_600;
  * runner made there, so that a folder a runner filled with millions of
  * entries costs a save no more than this many.
  */
-export const SWEEP_ENTRIES = 5_000;
+export const SWEEP_ENTRIES = 2_000;
 
 /**
  * The most folders one sweep removes: removing a folder can cost a
  * millisecond or more (a file, a few microseconds).
  */
-export const SWEEP_FOLDERS = 100;
+export const SWEEP_FOLDERS = 50;
 
 /** The names of saved outputs: `<tool>-<time>-<random>.txt`. */
 const SAVED = /^.+-\d+-[0-9a-f]{8}\.txt$/;
@@ -238,6 +238,11 @@ async function removeEntries(entries: Entry[], budget: Budget): Promise<void> {
   }
 }
 
+/** Removes the file at `path`, unless it is gone already. */
+async function removeFile(path: string): Promise<void> {
+  await unlink(path).catch(() => {});
+}
+
 /** A file the size sweep may remove. */
 interface Kept {
   path: string;
@@ -317,9 +322,8 @@ export class Spill {
         if (!info.isFile()) {
           notFiles.push({ path, folder: info.isDirectory() });
         } else if (temp && age < STALE_TEMP_MS) return;
-        else if (temp || age > this.#retentionMs) {
-          await rm(path, { force: true });
-        } else kept.push({ path, size: info.size, mtime: info.mtimeMs });
+        else if (temp || age > this.#retentionMs) await unlink(path);
+        else kept.push({ path, size: info.size, mtime: info.mtimeMs });
       } catch {
         // Removed meanwhile.
       }
@@ -333,10 +337,7 @@ export class Spill {
       cut < kept.length &&
       (total + incoming > this.#maxBytes || kept.length - cut > most)
     ) total -= kept[cut++].size;
-    await inBatches(
-      kept.slice(0, cut),
-      (file) => rm(file.path, { force: true }),
-    );
+    await inBatches(kept.slice(0, cut), (file) => removeFile(file.path));
   }
 
   /** Applies the retention rule to the folder, when one was used or given. */
