@@ -1,9 +1,9 @@
 /**
  * Small helpers every stage shares: error text, atomic file writes, a
  * file lock, the cleanup of stale temporary files, the toolkit's folders,
- * loopback names, comparing secrets, and the bounds on what a caller may
- * make a server hold (the length of its names, the event streams it keeps
- * open).
+ * loopback names, running git safely, comparing secrets, and the bounds on
+ * what a caller may make a server hold (the length of its names, the event
+ * streams it keeps open).
  *
  * @module
  */
@@ -30,6 +30,7 @@ export {
   stateDir,
 } from "./dirs.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
 export { toolEnv } from "./tool_env.ts";

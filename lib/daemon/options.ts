@@ -106,8 +106,8 @@ Saved outputs (outputs over 50 KB or 2,000 lines, T6):
   --tmp-max-bytes N     the most bytes of saved outputs kept; the oldest go
                         first, and a larger output is not saved (default
                         104857600)
-  --tmp-retention-ms N  remove saved outputs older than this (default
-                        86400000, 24 hours)
+  --tmp-retention-ms N  remove files in the folder of saved outputs older
+                        than this (default 86400000, 24 hours)
 `;
 
 /** Parses the daemon's command line into {@linkcode DaemonOptions}. */
