@@ -7,10 +7,8 @@
 // sent, one at a time, and reports each (T1, T8); `init` imports one tool
 // and then runs its calls, each with its own context (T5).
 
-import { createReadStream, createWriteStream } from "node:fs";
 import { Socket } from "node:net";
 import process from "node:process";
-import type { Readable, Writable } from "node:stream";
 import {
   cutLine,
   frame,
@@ -73,7 +71,7 @@ function sendResult(id: number, result: CallResult): void {
 }
 
 /** Where messages to the host go, once the channel is open. */
-let toHost: Writable | undefined;
+let toHost: Ends | undefined;
 
 /** The line that stands for `message`, `chars` long once encoded, past what the host takes. */
 function overLimit(message: ToHost, chars: number): string {
@@ -113,33 +111,93 @@ function log(text: string): void {
   send({ t: "log", text: cutLine(text) });
 }
 
+/** The ends of the channel as a runtime opens them. */
+interface Ends {
+  /** Calls `onText` with what arrives, `onEnd` when the host's end closes. */
+  read(onText: (text: string) => void, onEnd: () => void): void;
+  /** Sends `line` to the host. */
+  write(line: string): void;
+}
+
 /**
- * Opens the channel to the host (file descriptors 3 and 4): as sockets
- * under Deno, which reads them so whether the host made pipes or socket
- * pairs, and as files under Node.js and Bun (Node.js's permission model
- * counts a socket as network use).
+ * The channel's file descriptors as sockets: Deno and Node.js read them so
+ * whether the host made pipes or socket pairs (Node.js's permission model
+ * lets a runner open them: a runner from Node.js 25 on is allowed the
+ * network).
+ */
+function socketEnds(): Ends {
+  const input = new Socket({
+    fd: HOST_TO_RUNNER_FD,
+    readable: true,
+    writable: false,
+  });
+  const output = new Socket({
+    fd: RUNNER_TO_HOST_FD,
+    readable: false,
+    writable: true,
+  });
+  output.on("error", () => endGroup(0));
+  return {
+    read(onText, onEnd) {
+      input.setEncoding("utf8");
+      input.on("data", onText);
+      input.on("end", onEnd);
+      input.on("error", onEnd);
+    },
+    write: (line) => void output.write(line),
+  };
+}
+
+/** The channel's file descriptors as Bun reads them: as files. */
+function bunEnds(bun: BunFiles): Ends {
+  const writer = bun.file(RUNNER_TO_HOST_FD).writer();
+  return {
+    read(onText, onEnd) {
+      const reader = bun.file(HOST_TO_RUNNER_FD).stream().getReader();
+      const decoder = new TextDecoder();
+      const pump = async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return onEnd();
+          onText(decoder.decode(value, { stream: true }));
+        }
+      };
+      pump().catch(onEnd);
+    },
+    write(line) {
+      try {
+        writer.write(line);
+        writer.flush();
+      } catch {
+        endGroup(0);
+      }
+    },
+  };
+}
+
+/** What the runner uses of Bun's API. */
+interface BunFiles {
+  file(fd: number): {
+    stream(): ReadableStream<Uint8Array>;
+    writer(): { write(text: string): unknown; flush(): unknown };
+  };
+}
+
+/**
+ * Opens the channel to the host (file descriptors 3 and 4) and passes each
+ * message the host sends to `onMessage`. The host gone (its end closed),
+ * this runner ends with what it started.
  */
 function openChannel(onMessage: (message: ToRunner) => void): void {
-  const deno = typeof (globalThis as Record<string, unknown>).Deno === "object";
-  const input: Readable = deno
-    ? new Socket({ fd: HOST_TO_RUNNER_FD, readable: true, writable: false })
-    : createReadStream("", { fd: HOST_TO_RUNNER_FD });
-  const output: Writable = deno
-    ? new Socket({ fd: RUNNER_TO_HOST_FD, readable: false, writable: true })
-    : createWriteStream("", { fd: RUNNER_TO_HOST_FD });
-  // The host gone (its end of the channel closed): end this runner and
-  // what it started.
-  input.on("end", () => endGroup(0));
-  input.on("error", () => endGroup(0));
-  output.on("error", () => endGroup(0));
-  input.setEncoding("utf8");
+  const bun = (globalThis as { Bun?: BunFiles }).Bun;
+  const ends = bun ? bunEnds(bun) : socketEnds();
   // The host is trusted: its messages are not bounded here.
   const splitter = new LineSplitter(Infinity, {
     line: (line) => onMessage(JSON.parse(line) as ToRunner),
     overflow: () => {},
   });
-  input.on("data", (chunk: string) => splitter.push(chunk));
-  toHost = output;
+  ends.read((text) => splitter.push(text), () => endGroup(0));
+  toHost = ends;
 }
 
 /** A tool's description and parameters, or why they are not plain JSON. */
