@@ -65,6 +65,7 @@ if (isMainModule(import.meta)) {
     process.exit(1);
   }
   const runtime = await loadRuntime();
+  runtime.lockDebugger?.();
   const io = runtime.io();
   const argv = runtime.args();
   const self = runtime.name === "deno"

@@ -208,6 +208,31 @@ export async function startDaemon(
   };
 }
 
+/**
+ * Starts `daemon.ts` on `dir` under another runtime (`runtime`: the
+ * command that runs a script, e.g. `[node]`), without opencode files or
+ * watching, with `args` after.
+ */
+export async function startDaemonUnder(
+  runtime: string[],
+  dir: string,
+  args: string[] = [],
+): Promise<TestDaemon> {
+  return await startDaemon(dir, {
+    argv: [
+      ...runtime,
+      DAEMON,
+      "--dir",
+      dir,
+      "--port",
+      "0",
+      "--no-opencode",
+      "--no-watch",
+      ...args,
+    ],
+  });
+}
+
 /** Sends raw HTTP/1.1 over TCP (for Host headers `fetch` will not send) and returns the status code and body. */
 export async function rawRequest(
   port: number,

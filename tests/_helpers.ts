@@ -65,6 +65,23 @@ export async function tempRepo(
   };
 }
 
+/** A fresh temporary folder named `<prefix>…`, removed with `await using`. */
+export async function tempDir(
+  prefix = "beeuni_tmp_",
+): Promise<{ dir: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix });
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** Sets the access and modification times of `path` to `seconds` ago. */
+export function age(path: string, seconds: number): void {
+  const past = new Date(Date.now() - seconds * 1000);
+  Deno.utimeSync(path, past, past);
+}
+
 /** What a finished process printed and returned. */
 export interface RunResult {
   code: number;

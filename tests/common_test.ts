@@ -6,24 +6,10 @@ import {
   withFileLock,
   writeFileAtomic,
 } from "../lib/common/mod.ts";
-
-async function tempDir(): Promise<
-  { dir: string; [Symbol.asyncDispose](): Promise<void> }
-> {
-  const dir = await Deno.makeTempDir({ prefix: "beeuni_common_" });
-  return {
-    dir,
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  };
-}
-
-function age(path: string, seconds: number): void {
-  const past = new Date(Date.now() - seconds * 1000);
-  Deno.utimeSync(path, past, past);
-}
+import { age, tempDir } from "./_helpers.ts";
 
 Deno.test("withFileLock() waits for a running holder and names the lock file when it times out", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_common_");
   const target = join(tmp.dir, "store.json");
   const holder = new Deno.Command("sleep", { args: ["30"] }).spawn();
   try {
@@ -46,7 +32,7 @@ Deno.test("withFileLock() waits for a running holder and names the lock file whe
 });
 
 Deno.test("withFileLock() takes over a lock left empty or older than staleMs, and never removes a lock it does not hold", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_common_");
   const target = join(tmp.dir, "store.json");
   // A holder killed before it wrote its process id.
   Deno.writeTextFileSync(`${target}.lock`, "");
@@ -67,7 +53,7 @@ Deno.test("withFileLock() takes over a lock left empty or older than staleMs, an
 });
 
 Deno.test("removeStaleTemps() removes only old temporary files of writeFileAtomic's shape", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_common_");
   const path = (name: string) => join(tmp.dir, name);
   writeFileAtomic(path("a.json"), "{}");
   const files = {

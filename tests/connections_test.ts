@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseDaemonArgs } from "../daemon.ts";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
+import { startDaemonUnder, type TestDaemon, waitFor } from "./_daemon.ts";
 import { bunBin, NODE_22, nodeBin } from "./_runtimes.ts";
 import type { FloodStats } from "./_flood.ts";
 
@@ -83,20 +83,11 @@ async function daemonUnder(
   const limit = files === undefined
     ? []
     : ["prlimit", `--nofile=${files}:${files}`];
-  return await startDaemon(dir, {
-    argv: [
-      ...limit,
-      ...(await runtime.argv()),
-      DAEMON,
-      "--dir",
-      dir,
-      "--port",
-      "0",
-      "--no-opencode",
-      "--no-watch",
-      ...args,
-    ],
-  });
+  return await startDaemonUnder(
+    [...limit, ...(await runtime.argv())],
+    dir,
+    args,
+  );
 }
 
 /** A flood process started by {@linkcode startFlood}. */

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { call, manifest, project, tool } from "./_host.ts";
-import { tempRepo } from "./_helpers.ts";
+import { age, tempDir, tempRepo } from "./_helpers.ts";
+import { projectKey } from "../lib/common/mod.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
 import {
   assertSavedWhole,
@@ -27,11 +28,6 @@ function saved(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-function age(path: string, seconds: number): void {
-  const past = new Date(Date.now() - seconds * 1000);
-  Deno.utimeSync(path, past, past);
 }
 
 Deno.test("saved outputs stay within tmpMaxBytes: the oldest go first (T6)", async () => {
@@ -58,7 +54,7 @@ Deno.test("saved outputs stay within tmpMaxBytes: the oldest go first (T6)", asy
   assert.ok(total <= 150_000, `${total} bytes kept`);
 });
 
-Deno.test("saved outputs older than tmpRetentionMs, and temp files a killed save left, are removed at the next save and on close (T6)", async () => {
+Deno.test("files older than tmpRetentionMs, whatever their names, and temp files a killed save left, are removed at the next save and on close (T6)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_spill_" });
   try {
     // Left by an earlier host: an expired output, a recent one, a stale temp file.
@@ -75,6 +71,7 @@ Deno.test("saved outputs older than tmpRetentionMs, and temp files a killed save
     age(expired, 120);
     age(temp, 120);
     age(other, 120);
+    let path = "";
     {
       await using fx = await project({
         "beeuni.yaml": manifest(["big"]),
@@ -82,20 +79,18 @@ Deno.test("saved outputs older than tmpRetentionMs, and temp files a killed save
       }, { tmpDir: dir, tmpRetentionMs: 60_000 });
       const outcome = await call(fx.host, "big", { mode: "60000" });
       assert.ok(outcome.ok && outcome.path);
+      path = outcome.path;
       assert.deepEqual(
         saved(dir),
         [
-          outcome.path.slice(dir.length + 1),
+          basename(path),
           "big-1700000000001-0123abce.txt",
-          "notes.txt",
         ].sort(),
       );
       // Expires while the host runs: gone once it closes.
       age(recent, 120);
     }
-    assert.equal(saved(dir).length, 2);
-    assert.ok(!saved(dir).includes("big-1700000000001-0123abce.txt"));
-    assert.ok(saved(dir).includes("notes.txt"));
+    assert.deepEqual(saved(dir), [basename(path)]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -118,13 +113,15 @@ Deno.test("an output larger than tmpMaxBytes is cut and not saved, and the model
   assert.deepEqual(saved(join(fx.dir, ".tool-output")), []);
 });
 
-Deno.test("the daemon saves outputs in the user's 0700 folder under TMPDIR, within --tmp-max-bytes (T6)", async () => {
+Deno.test("the daemon saves outputs in the project's own 0700 folder inside the user's 0700 folder under TMPDIR, within --tmp-max-bytes (T6)", async () => {
   await using repo = await tempRepo({
     "beeuni.yaml": manifest(["big"]),
     "tools/big.ts": BIG,
   });
+  await using tmp = await tempDir();
   await using daemon = await startDaemon(repo.dir, {
     args: ["--tmp-max-bytes", "100000", "--tmp-retention-ms", "3600000"],
+    env: { TMPDIR: tmp.dir },
   });
   const body = { args: { mode: "60000" }, sessionId: "s1", agent: "beeuni" };
   const first = await daemon.call("big", body);
@@ -132,8 +129,12 @@ Deno.test("the daemon saves outputs in the user's 0700 folder under TMPDIR, with
   const path = String(second.body.path);
   const folder = path.slice(0, path.lastIndexOf("/"));
   const uid = Deno.uid();
-  assert.match(folder, new RegExp(`/beeuni-tools-${uid}$`));
+  assert.equal(
+    folder,
+    join(tmp.dir, `beeuni-tools-${uid}`, projectKey(repo.dir).slice(0, 16)),
+  );
   assert.equal(Deno.statSync(folder).mode! & 0o777, 0o700);
+  assert.equal(Deno.statSync(dirname(folder)).mode! & 0o777, 0o700);
   assert.equal(String(first.body.path).slice(0, folder.length), folder);
   // The first (60 KB) made room for the second within 100,000 bytes.
   assert.deepEqual(saved(folder), [path.slice(folder.length + 1)]);
@@ -259,4 +260,224 @@ Deno.test("a daemon's memory does not grow with a tool's output: 40 MB come back
   await using daemon = await startDaemon(repo.dir);
   // Holding the output once would take 40 MB (twice that as UTF-16).
   await checkBigOutput(daemon, "big", 40);
+});
+
+/**
+ * A hostile tool: `{ mode: "flood", dir, bytes }` writes 200 files named
+ * anything (`junk-<i>…`; ten shaped like temporary files) of `bytes` bytes
+ * each into `dir`, and a subfolder with a folder and files in it.
+ */
+const FLOOD = tool(`
+    const fs = await import("node:fs");
+    const shapes = [
+      (i) => "junk-" + i,
+      (i) => ".junk-" + i,
+      (i) => "junk-" + i + "-é ü.txt",
+      (i) => "big-" + i + "-00000000.txt",
+    ];
+    const names = [];
+    for (let i = 0; i < 200; i++) {
+      const name = i % 20 === 0
+        ? ".junk-" + i + ".txt." + "0123456789abcdef" + ".tmp"
+        : shapes[i % shapes.length](i);
+      fs.writeFileSync(args.dir + "/" + name, "x".repeat(args.bytes));
+      names.push(name);
+    }
+    fs.mkdirSync(args.dir + "/sub/deeper", { recursive: true });
+    fs.writeFileSync(args.dir + "/sub/file", "x".repeat(args.bytes));
+    fs.writeFileSync(args.dir + "/sub/deeper/file", "x".repeat(args.bytes));
+    return JSON.stringify(names);
+`);
+
+/** The names and sizes of the files in `dir`, and whether it holds anything else. */
+function contents(
+  dir: string,
+): { files: Map<string, number>; other: string[] } {
+  const files = new Map<string, number>();
+  const other: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const info = Deno.lstatSync(join(dir, entry.name));
+    if (info.isFile) files.set(entry.name, info.size);
+    else other.push(entry.name);
+  }
+  return { files, other: other.sort() };
+}
+
+/** Whether `name` is shaped like a temporary file being written. */
+const isTemp = (name: string) => /^\..+\.[0-9a-f]{16}\.tmp$/.test(name);
+
+Deno.test("files of any name, folders and symlinks a hostile tool leaves in the folder of saved outputs are swept: by size, oldest first, and by age (T6, H2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": manifest(["big", "flood"]),
+    "tools/big.ts": BIG,
+    "tools/flood.ts": FLOOD,
+  });
+  await using tmp = await tempDir();
+  await using daemon = await startDaemon(repo.dir, {
+    args: ["--tmp-max-bytes", "1000000", "--tmp-retention-ms", "3600000"],
+    env: { TMPDIR: tmp.dir },
+  });
+  const big = async () => {
+    const { body } = await daemon.call("big", {
+      args: { mode: "60000" },
+      sessionId: "s1",
+      agent: "beeuni",
+    });
+    assert.equal(body.truncated, true, JSON.stringify(body).slice(0, 300));
+    return String(body.path);
+  };
+  const first = await big();
+  const folder = dirname(first);
+  // The tool finds the folder from the path it is given, and fills it.
+  const { status, body } = await daemon.call("flood", {
+    args: { mode: "flood", dir: folder, bytes: 10_000 },
+    sessionId: "s1",
+    agent: "beeuni",
+  });
+  assert.equal(status, 200, JSON.stringify(body));
+  const junk: string[] = JSON.parse(String(body.output));
+  assert.equal(junk.length, 200);
+  const temps = junk.filter(isTemp);
+  assert.equal(temps.length, 10);
+  // And symlinks to a file and a folder outside, which must stay whole.
+  const canary = join(tmp.dir, "canary");
+  Deno.mkdirSync(join(canary, "inside"), { recursive: true });
+  Deno.writeTextFileSync(join(canary, "inside", "keep"), "keep");
+  Deno.symlinkSync(join(canary, "inside", "keep"), join(folder, "link-file"));
+  Deno.symlinkSync(join(canary, "inside"), join(folder, "link-dir"));
+  assert.deepEqual(contents(folder).other, ["link-dir", "link-file", "sub"]);
+  // Junk i was last written 300 - i seconds ago: older than `first`.
+  const old = junk.filter((name) => !isTemp(name));
+  old.forEach((name, i) => age(join(folder, name), 300 - i));
+
+  // By size: the oldest go until the new output fits in 1,000,000 bytes.
+  const second = await big();
+  const after = contents(folder);
+  assert.deepEqual(after.other, []);
+  assert.equal(Deno.readTextFileSync(join(canary, "inside", "keep")), "keep");
+  const counted = [...after.files].filter(([name]) => !isTemp(name));
+  const total = counted.reduce((sum, [, size]) => sum + size, 0);
+  assert.ok(total <= 1_000_000, `${total} bytes kept`);
+  assert.ok(
+    after.files.has(basename(first)) && after.files.has(basename(second)),
+  );
+  // Temporary files being written (under 60 s old) are left alone.
+  for (const name of temps) assert.ok(after.files.has(name), name);
+  // What is left of the junk is its newest part, and not all of it went.
+  const left = old.filter((name) => after.files.has(name));
+  assert.deepEqual(left, old.slice(old.length - left.length));
+  assert.ok(left.length > 0 && left.length < old.length, `${left.length} left`);
+  assert.equal(
+    total,
+    10_000 * left.length + after.files.get(basename(first))! +
+      after.files.get(basename(second))!,
+  );
+
+  // By age: past tmpRetentionMs (and temporary files past 60 s) they go.
+  for (const name of [...left, ...temps, basename(first)]) {
+    age(join(folder, name), 7_200);
+  }
+  const third = await big();
+  assert.deepEqual(saved(folder), [basename(second), basename(third)].sort());
+});
+
+Deno.test("two projects save into folders of their own, and neither's sweep removes the other's outputs (T6)", async () => {
+  await using a = await tempRepo({
+    "beeuni.yaml": manifest(["big"]),
+    "tools/big.ts": BIG,
+  });
+  await using b = await tempRepo({
+    "beeuni.yaml": manifest(["big"]),
+    "tools/big.ts": BIG,
+  });
+  await using tmp = await tempDir();
+  const body = { args: { mode: "60000" }, sessionId: "s1", agent: "beeuni" };
+  await using first = await startDaemon(a.dir, { env: { TMPDIR: tmp.dir } });
+  const kept = String((await first.call("big", body)).body.path);
+  // Older than b's retention time, and than a's size cap would allow with b's.
+  age(kept, 3_600);
+  await using second = await startDaemon(b.dir, {
+    args: ["--tmp-max-bytes", "100000", "--tmp-retention-ms", "1000"],
+    env: { TMPDIR: tmp.dir },
+  });
+  let last = "";
+  for (let i = 0; i < 3; i++) {
+    last = String((await second.call("big", body)).body.path);
+  }
+  const user = join(tmp.dir, `beeuni-tools-${Deno.uid()}`);
+  assert.equal(dirname(kept), join(user, projectKey(a.dir).slice(0, 16)));
+  assert.equal(dirname(last), join(user, projectKey(b.dir).slice(0, 16)));
+  assert.deepEqual(saved(dirname(last)), [basename(last)]);
+  assert.deepEqual(saved(dirname(kept)), [basename(kept)]);
+  const again = String((await first.call("big", body)).body.path);
+  assert.deepEqual(
+    saved(dirname(kept)),
+    [basename(again), basename(kept)].sort(),
+  );
+  assert.deepEqual(saved(dirname(last)), [basename(last)]);
+  assert.deepEqual(
+    saved(user),
+    [
+      projectKey(a.dir).slice(0, 16),
+      projectKey(b.dir).slice(0, 16),
+    ].sort(),
+  );
+});
+
+Deno.test("a project's folder that cannot be trusted (a symlink, open permissions) is not used: a private folder is made instead (T6)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": manifest(["big"]),
+    "tools/big.ts": BIG,
+  });
+  await using tmp = await tempDir();
+  const user = join(tmp.dir, `beeuni-tools-${Deno.uid()}`);
+  const own = join(user, projectKey(repo.dir).slice(0, 16));
+  const elsewhere = join(tmp.dir, "elsewhere");
+  Deno.mkdirSync(elsewhere, { mode: 0o700 });
+  Deno.mkdirSync(user, { mode: 0o700 });
+  const body = { args: { mode: "60000" }, sessionId: "s1", agent: "beeuni" };
+  const setups: [string, () => void][] = [
+    ["a symlink", () => Deno.symlinkSync(elsewhere, own)],
+    ["open permissions", () => {
+      Deno.removeSync(own);
+      Deno.mkdirSync(own);
+      Deno.chmodSync(own, 0o777);
+    }],
+    ["an open user folder", () => {
+      Deno.chmodSync(own, 0o700);
+      Deno.chmodSync(user, 0o755);
+    }],
+  ];
+  for (const [what, setup] of setups) {
+    setup();
+    await using daemon = await startDaemon(repo.dir, {
+      env: { TMPDIR: tmp.dir },
+    });
+    const path = String((await daemon.call("big", body)).body.path);
+    assert.match(dirname(path), /\/beeuni-tools-[^/]{6}$/, what);
+    assert.equal(dirname(dirname(path)), tmp.dir, what);
+    assert.equal(Deno.statSync(dirname(path)).mode! & 0o777, 0o700, what);
+    assert.deepEqual(saved(elsewhere), [], what);
+    assert.deepEqual(saved(own), [], what);
+  }
+});
+
+Deno.test("a folder flooded with more entries than a sweep looks at loses the older half of those it looked at at each save, and saves go on (T6)", async () => {
+  await using fx = await project({
+    "beeuni.yaml": manifest(["big"]),
+    "tools/big.ts": BIG,
+  });
+  const dir = join(fx.dir, ".tool-output");
+  Deno.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 4_000; i++) {
+    Deno.writeTextFileSync(join(dir, `f${i}`), "x");
+  }
+  const counts: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const outcome = await call(fx.host, "big", { mode: "60000" });
+    assert.ok(outcome.ok && outcome.path);
+    counts.push(saved(dir).length);
+  }
+  // 2,000 looked at, 1,000 removed, one saved; then no longer flooded.
+  assert.deepEqual(counts, [3_001, 2_002, 1_003, 1_004]);
 });

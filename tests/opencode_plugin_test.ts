@@ -20,7 +20,7 @@ import { loadProject } from "../lib/project/mod.ts";
 import { type CallBody, parseCallBody } from "../lib/http/mod.ts";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../lib/host/mod.ts";
 import { parse as parseYaml } from "yaml";
-import { tempRepo } from "./_helpers.ts";
+import { tempDir, tempRepo } from "./_helpers.ts";
 import {
   loadPluginFile,
   pluginContext,
@@ -134,18 +134,8 @@ async function deadPid(): Promise<number> {
 
 const context = pluginContext;
 
-async function tempDir(): Promise<
-  { dir: string; [Symbol.asyncDispose](): Promise<void> }
-> {
-  const dir = await Deno.makeTempDir({ prefix: "beeuni_plugin_" });
-  return {
-    dir,
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  };
-}
-
 Deno.test("the plugin registers every served tool with its exact JSON Schema through tool.definition (D3)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   const hooks = await loadPlugin(tmp.dir, {
     recordFile: join(tmp.dir, "none.json"),
     tools: TOOLS,
@@ -193,7 +183,7 @@ Deno.test("the plugin file imports only types and node: modules, and holds no UR
 });
 
 Deno.test("a call sends exactly the fields the daemon reads, with the token read at call time (D2, D7)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using daemon = fakeDaemon((seen) =>
     Response.json({ output: `order ${(seen.body.args as { id: string }).id}` })
   );
@@ -225,7 +215,7 @@ Deno.test("a call sends exactly the fields the daemon reads, with the token read
 });
 
 Deno.test("the plugin calls whichever daemon the record names at call time: a restart on another port needs no new plugin (D3)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using first = fakeDaemon(() => Response.json({ output: "first" }));
   await using second = fakeDaemon(() => Response.json({ output: "second" }));
   const token = await tokenFile(tmp.dir);
@@ -240,7 +230,7 @@ Deno.test("the plugin calls whichever daemon the record names at call time: a re
 });
 
 Deno.test("with two daemons in the record the plugin calls the newest whose process runs (D3)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using older = fakeDaemon(() => Response.json({ output: "older" }));
   await using newer = fakeDaemon(() => Response.json({ output: "newer" }));
   const token = await tokenFile(tmp.dir);
@@ -258,7 +248,7 @@ Deno.test("with two daemons in the record the plugin calls the newest whose proc
 });
 
 Deno.test("a daemon record without a token file makes the plugin send BEEUNI_DAEMON_TOKEN from opencode's environment (D7)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using daemon = fakeDaemon(() => Response.json({ output: "ok" }));
   const hooks = await loadPlugin(tmp.dir, {
     recordFile: await record(tmp.dir, [{ url: daemon.url, tokenFile: null }]),
@@ -276,7 +266,7 @@ Deno.test("a daemon record without a token file makes the plugin send BEEUNI_DAE
 });
 
 Deno.test("a tool error and a refused call become thrown errors with the daemon's message (T4, D2, D4)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using daemon = fakeDaemon((seen) =>
     seen.path.endsWith("/memory")
       ? Response.json({ error: "no tool named memory is loaded" }, {
@@ -302,7 +292,7 @@ Deno.test("a tool error and a refused call become thrown errors with the daemon'
 });
 
 Deno.test("a truncated output keeps its saved file's path and fits opencode's limits (T6)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   const head = "x".repeat(100) + "\n";
   await using daemon = fakeDaemon(() =>
     Response.json({
@@ -328,7 +318,7 @@ Deno.test("a truncated output keeps its saved file's path and fits opencode's li
 });
 
 Deno.test("with the daemon down each tool answers with an error saying so and how to start it (D3)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -377,7 +367,7 @@ Deno.test("with the daemon down each tool answers with an error saying so and ho
 });
 
 Deno.test("opencode's abort signal closes the request and stops the session's calls in the daemon (T5)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   const { promise: serverSawAbort, resolve: sawAbort } = Promise
     .withResolvers<string>();
   const { promise: arrived, resolve: arrive } = Promise.withResolvers<void>();
@@ -413,7 +403,7 @@ Deno.test("opencode's abort signal closes the request and stops the session's ca
 });
 
 Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, only when its bytes change (D3)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   const env = { XDG_CONFIG_HOME: join(tmp.dir, "xdg"), HOME: tmp.dir };
   assert.equal(opencodeConfigDir(env), join(tmp.dir, "xdg", "opencode"));
   assert.equal(
@@ -489,7 +479,7 @@ agents:
 });
 
 Deno.test("agent files never overwrite the user's own and go when their agent goes (A2)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using repo = await tempRepo({
     "beeuni.yaml": `agents:
   support:
@@ -534,7 +524,7 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
 });
 
 Deno.test("agent files another project's daemon wrote are neither overwritten nor removed (A2)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   const manifest = `agents:
   support:
     tools: [read]
@@ -589,7 +579,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
 });
 
 Deno.test("the plugin and agent writers remove the temporary files a killed write left, once a minute old (D3)", async () => {
-  await using tmp = await tempDir();
+  await using tmp = await tempDir("beeuni_plugin_");
   await using repo = await tempRepo({
     "beeuni.yaml": "agents:\n  support:\n    tools: [read]\n",
   });

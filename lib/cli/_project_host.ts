@@ -5,7 +5,7 @@
 import { dirname } from "node:path";
 import { toolEnv } from "../common/mod.ts";
 import type { Host } from "../host/mod.ts";
-import { readSecrets } from "../secrets/mod.ts";
+import { privatePaths, readSecrets } from "../secrets/mod.ts";
 import type { CommandIo } from "./command.ts";
 
 /** What differs between the commands that host a project's tools. */
@@ -13,6 +13,8 @@ export interface ProjectHostOptions {
   validateArgs: boolean;
   timeoutMs: number | undefined;
   log: (line: string) => void;
+  /** The runtime tool runners run on (`--runner`). */
+  runner?: string;
 }
 
 /** Starts a host for the project of `manifestFile`; the host stage loads on demand. */
@@ -30,5 +32,7 @@ export async function projectHost(
     ...options,
     env: toolEnv(io.env),
     secrets: () => readSecrets(root, io.env),
+    // Tools never read the toolkit's state or the secret store (H2).
+    denyRead: privatePaths(root, io.env),
   });
 }

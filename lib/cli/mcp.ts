@@ -16,6 +16,7 @@ import {
   parseOptions,
   UsageError,
 } from "./command.ts";
+import { MAX_CALLER_STRING } from "../common/mod.ts";
 import { timeoutOption } from "./_timeout_option.ts";
 import { projectHost } from "./_project_host.ts";
 import { locateManifest } from "../project/mod.ts";
@@ -42,6 +43,9 @@ Options:
   --timeout-ms N    the per-call timeout in milliseconds
   --validate        validate arguments against each tool's schema
   --no-watch        do not reload on changes
+  --runner RUNTIME  the runtime tools run on: deno, node or bun (found on the
+                    PATH), or the path of one (default: this one); deno
+                    confines tools, node and bun only contain them
 `;
 
 /** `beeuni mcp`: runs until standard input ends, or SIGINT or SIGTERM. */
@@ -55,14 +59,16 @@ export const mcpCommand: Command = {
       agent: { type: "string" },
       "timeout-ms": { type: "string" },
       validate: { type: "boolean" },
+      runner: { type: "string" },
       "no-watch": { type: "boolean" },
     });
     if (positionals.length > 0) {
       throw new UsageError(`unexpected argument "${positionals[0]}"`);
     }
     const agent = (values.agent as string | undefined) ?? "beeuni";
+    const tooLong = agent.length > MAX_CALLER_STRING;
     // deno-lint-ignore no-control-regex
-    if (agent === "" || agent.length > 128 || /[\x00-\x1f\x7f/]/.test(agent)) {
+    if (agent === "" || tooLong || /[\x00-\x1f\x7f/]/.test(agent)) {
       throw new UsageError(`--agent must be an agent's name, got "${agent}"`);
     }
     const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);
@@ -78,6 +84,7 @@ export const mcpCommand: Command = {
     // output is the protocol.
     const host = await projectHost(manifestFile, io, {
       validateArgs: values.validate === true,
+      runner: values.runner as string | undefined,
       timeoutMs,
       log,
     });

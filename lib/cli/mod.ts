@@ -31,6 +31,8 @@ export interface CommandEntry {
   summary: string;
   /** Imports the command's module. */
   load(): Promise<Command>;
+  /** Whether the command, given the arguments after its words, runs tool code in runners it starts. */
+  hostsTools?(rest: string[]): boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "validate",
     summary: "Check beeuni.yaml and its imports against every rule",
     load: async () => (await import("./validate.ts")).validateCommand,
+    hostsTools: (rest) => rest.includes("--load"),
   },
   {
     name: "tools ls",
@@ -52,6 +55,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "tools call",
     summary: "Run one tool call in-process and print what the model would read",
     load: async () => (await import("./tools_call.ts")).toolsCallCommand,
+    hostsTools: () => true,
   },
   {
     name: "tools eject",
@@ -69,6 +73,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "daemon",
     summary: "Serve the project's tools over HTTP on loopback (hot reload)",
     load: async () => (await import("./daemon.ts")).daemonCommand,
+    hostsTools: () => true,
   },
   {
     name: "web",
@@ -79,6 +84,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "mcp",
     summary: "Serve the project's tools over MCP on standard input and output",
     load: async () => (await import("./mcp.ts")).mcpCommand,
+    hostsTools: () => true,
   },
   {
     name: "secrets set",
@@ -144,6 +150,19 @@ const isHelp = (word: string | undefined) => word === "--help" || word === "-h";
 export function isCommandWord(word: string | undefined): boolean {
   return word === undefined || word.startsWith("-") ||
     COMMANDS.some((entry) => entry.name.split(" ")[0] === word);
+}
+
+/**
+ * Whether the command line `argv` runs tool code in runner processes it
+ * starts: such a process holds the project's secrets, so no runner may
+ * open its debugger.
+ */
+export function hostsTools(argv: string[]): boolean {
+  const [first, second] = argv;
+  const entry = COMMANDS.find((c) => c.name === `${first} ${second}`) ??
+    COMMANDS.find((c) => c.name === first);
+  if (!entry?.hostsTools) return false;
+  return entry.hostsTools(argv.slice(entry.name.split(" ").length));
 }
 
 /** The command `argv` names and the arguments after its words, or the exit code of what was printed instead. */

@@ -24,7 +24,8 @@ export async function runCli(): Promise<void> {
   }
   const runtime = await loadRuntime();
   const args = runtime.args();
-  const { main, isCommandWord } = await import("./mod.ts");
+  const { hostsTools, main, isCommandWord } = await import("./mod.ts");
+  if (runtime.lockDebugger && hostsTools(args)) runtime.lockDebugger();
   // The marker is no command word; the common stage (and the node:*
   // modules it loads) is needed to tell only for a word that is none.
   if (!isCommandWord(args[0])) {

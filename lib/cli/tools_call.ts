@@ -121,6 +121,9 @@ Options:
   --validate        validate the arguments against the tool's schema
   --timeout-ms N    the call's timeout in milliseconds
   --verbose         also print the host's log lines on standard error
+  --runner RUNTIME  the runtime tools run on: deno, node or bun (found on the
+                    PATH), or the path of one (default: this one); deno
+                    confines tools, node and bun only contain them
 `,
   async run(args: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseOptions(args, {
@@ -130,6 +133,7 @@ Options:
       session: { type: "string" },
       manifest: { type: "string" },
       validate: { type: "boolean" },
+      runner: { type: "string" },
       "timeout-ms": { type: "string" },
       verbose: { type: "boolean" },
     });
@@ -161,6 +165,7 @@ Options:
     const verbose = values.verbose === true;
     const host = await projectHost(manifestFile, io, {
       validateArgs: values.validate === true,
+      runner: values.runner as string | undefined,
       timeoutMs,
       log: (line) => {
         if (verbose) io.stderr(line + "\n");

@@ -1,7 +1,9 @@
 /**
  * Small helpers every stage shares: error text, atomic file writes, a
  * file lock, the cleanup of stale temporary files, the toolkit's folders,
- * loopback names and comparing secrets.
+ * loopback names, running git safely, comparing secrets, and the bounds on
+ * what a caller may make a server hold (the length of its names, the event
+ * streams it keeps open).
  *
  * @module
  */
@@ -28,6 +30,7 @@ export {
   stateDir,
 } from "./dirs.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
 export { toolEnv } from "./tool_env.ts";
@@ -42,3 +45,5 @@ export { testPause } from "./test_pause.ts";
 export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
 export { RUNNER_MARKER } from "./runner_marker.ts";
 export { secretEqual } from "./secret_equal.ts";
+export { callerStringProblem, MAX_CALLER_STRING } from "./caller_string.ts";
+export { type PooledStream, StreamPool } from "./stream_pool.ts";

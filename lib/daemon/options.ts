@@ -86,8 +86,14 @@ closed by these):
                         without a new request header (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs})
 
 Tool runners (each tool runs in a process of its own, see docs/host.md):
+  --runner RUNTIME      the runtime tools run on: deno, node or bun (found
+                        on the PATH), or the path of one (default: the
+                        daemon's own); deno confines tools, node and bun
+                        only contain them
   --allow-run           let tools start processes (Deno: --allow-run,
                         Node.js: --allow-child-process)
+  --allow-remote-listen let tools listen on addresses other than loopback
+                        (Deno runners; Node.js and Bun do not limit it)
   --allow-read PATH     one more path tools may read (repeatable)
   --allow-write PATH    one more path tools may write (repeatable)
   --max-runners N       runner processes kept while idle (default 8)
@@ -100,8 +106,8 @@ Saved outputs (outputs over 50 KB or 2,000 lines, T6):
   --tmp-max-bytes N     the most bytes of saved outputs kept; the oldest go
                         first, and a larger output is not saved (default
                         104857600)
-  --tmp-retention-ms N  remove saved outputs older than this (default
-                        86400000, 24 hours)
+  --tmp-retention-ms N  remove files in the folder of saved outputs older
+                        than this (default 86400000, 24 hours)
 `;
 
 /** Parses the daemon's command line into {@linkcode DaemonOptions}. */
@@ -123,6 +129,8 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     "opencode-config-dir": { type: "string" },
     "opencode-global": { type: "boolean" },
     "no-opencode": { type: "boolean" },
+    runner: { type: "string" },
+    "allow-remote-listen": { type: "boolean" },
     "allow-run": { type: "boolean" },
     "allow-read": { type: "string", multiple: true },
     "allow-write": { type: "string", multiple: true },
@@ -185,6 +193,8 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
     opencodeGlobal: values["opencode-global"] === true,
     opencode: values["no-opencode"] !== true,
     runners: {
+      runner: values.runner as string | undefined,
+      allowRemoteListen: values["allow-remote-listen"] === true,
       allowRun: values["allow-run"] === true,
       allowRead: paths(values["allow-read"], cwd),
       allowWrite: paths(values["allow-write"], cwd),

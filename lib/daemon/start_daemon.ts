@@ -8,12 +8,17 @@
 
 import { dirname } from "node:path";
 import process from "node:process";
-import { errorMessage, isLoopbackHostname, toolEnv } from "../common/mod.ts";
+import {
+  errorMessage,
+  isLoopbackHostname,
+  StreamPool,
+  toolEnv,
+} from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
 import { syncOpencodeConfig } from "../opencode/mod.ts";
-import { readSecrets, secretsFile } from "../secrets/mod.ts";
+import { privatePaths, readSecrets } from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
@@ -76,6 +81,8 @@ export interface DaemonOptions {
   /** How tool runners are bounded and what tools may touch besides the project. */
   runners?: Pick<
     HostOptions,
+    | "runner"
+    | "allowRemoteListen"
     | "allowRun"
     | "allowRead"
     | "allowWrite"
@@ -159,6 +166,13 @@ export async function startDaemon(
   const { log, flush } = batchedLog(io.stderr);
   const token = acquireToken(root, io.env, options.tokenFile);
   const dropToken = () => token.release();
+  // Event streams (the web UI's, MCP's) hold their connections busy: at
+  // most half the connections, so that calls always find one (the cap is
+  // set again from the server's once it listens).
+  const streams = new StreamPool(
+    (options.connections?.maxConnections ??
+      DEFAULT_CONNECTION_LIMITS.maxConnections) / 2,
+  );
   let host: Host;
   let web: WebHandler;
   try {
@@ -170,18 +184,20 @@ export async function startDaemon(
       manifest: manifestFile,
       // Listen at once; each tool is listed once it has loaded.
       waitForLoad: false,
-      // Tools never read the daemon's token or the secret store (H2).
+      // Tools never read the daemon's token or the secret store (H2),
+      // nor write the opencode files the daemon writes.
       denyRead: [
         ...(token.file ? [token.file] : []),
-        secretsFile(root, io.env),
+        ...privatePaths(root, io.env),
       ],
+      denyWrite: options.opencodeConfigDir ? [options.opencodeConfigDir] : [],
       validateArgs: options.validateArgs ?? false,
       timeoutMs: options.timeoutMs,
       env: toolEnv(io.env),
       secrets: () => readSecrets(root, io.env),
       log,
     });
-    web = createWebHandler({ host });
+    web = createWebHandler({ host, streams });
   } catch (error) {
     flush();
     dropToken();
@@ -192,6 +208,7 @@ export async function startDaemon(
     host,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowSameOrigin: options.allowRemote ?? false,
+    streams,
     log,
   });
   const handler = createHandler({
@@ -227,6 +244,7 @@ export async function startDaemon(
     );
   }
   const url = urlOf(server);
+  streams.max = server.limits.maxConnections / 2;
   const asked = options.connections?.maxConnections ??
     DEFAULT_CONNECTION_LIMITS.maxConnections;
   if (server.limits.maxConnections < asked) {

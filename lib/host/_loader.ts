@@ -99,6 +99,7 @@ function loadIn(
     });
     options.signal?.addEventListener("abort", stop, { once: true });
     if (options.signal?.aborted) stop();
+    else if (runner.refusal !== undefined) finish({ reason: runner.refusal });
     else if (!runner.send({ t: "load", modules })) {
       finish({ reason: "the loader process could not be reached" });
     }

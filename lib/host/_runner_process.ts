@@ -82,29 +82,43 @@ function shown(line: string): string {
   );
 }
 
-/** Lets through at most {@linkcode LOG_LINES_PER_SECOND} lines a second, and says how many it dropped. */
+/**
+ * Lets through at most {@linkcode LOG_LINES_PER_SECOND} lines a second,
+ * and says at the end of each second how many it dropped.
+ */
 class LogBudget {
   #windowStart = 0;
   #used = 0;
   #dropped = 0;
+  readonly #say: (line: string) => void;
 
-  /** Whether one more line may be logged now; `say` receives the note about lines dropped before. */
-  take(say: (line: string) => void): boolean {
+  /** A budget whose notes about dropped lines go to `say`. */
+  constructor(say: (line: string) => void) {
+    this.#say = say;
+  }
+
+  /** Whether one more line may be logged now. */
+  take(): boolean {
     const now = performance.now();
     if (now - this.#windowStart >= 1_000) {
       this.#windowStart = now;
       this.#used = 0;
-      if (this.#dropped > 0) {
-        say(`${this.#dropped} more lines of this runner were not logged`);
-        this.#dropped = 0;
-      }
     }
-    if (this.#used >= LOG_LINES_PER_SECOND) {
-      this.#dropped++;
-      return false;
+    if (this.#used < LOG_LINES_PER_SECOND) {
+      this.#used++;
+      return true;
     }
-    this.#used++;
-    return true;
+    if (this.#dropped++ === 0) {
+      const wait = this.#windowStart + 1_000 - now;
+      setTimeout(() => this.#note(), Math.max(0, wait)).unref?.();
+    }
+    return false;
+  }
+
+  #note(): void {
+    const dropped = this.#dropped;
+    this.#dropped = 0;
+    this.#say(`${dropped} more lines of this runner were not logged`);
   }
 }
 
@@ -117,7 +131,7 @@ export class RunnerProcess {
   /** Why the host killed it for breaking the protocol. */
   #broken?: string;
   #lastErrors: string[] = [];
-  readonly #budget = new LogBudget();
+  readonly #budget = new LogBudget((note) => this.#events.log(note));
 
   /**
    * A runner that could not be started for `reason`: it reports its end
@@ -132,6 +146,7 @@ export class RunnerProcess {
     this.#events = events;
     if ("refused" in spec) {
       this.#killDescendants = false;
+      this.refusal = spec.refused;
       queueMicrotask(() => this.#ended(`it could not start: ${spec.refused}`));
       return;
     }
@@ -193,10 +208,11 @@ export class RunnerProcess {
   }
 
   #log(line: string): void {
-    if (this.#budget.take((note) => this.#events.log(note))) {
-      this.#events.log(shown(line));
-    }
+    if (this.#budget.take()) this.#events.log(shown(line));
   }
+
+  /** Why no process was started, for a runner refused before it started. */
+  readonly refusal?: string;
 
   /** Sends what the process reports from now on to `events` (a spare runner taken into use). */
   rebind(events: RunnerEvents): void {

@@ -1,8 +1,11 @@
 // Texts over T6's limits: the whole text saved to a private file, the model
 // given the head, the size and the path. Applies to outputs and to error
-// messages alike (H4). Saved files are kept for a while, within a size cap:
-// each save first removes those past their retention time, then the oldest
-// until the new one fits (DEFAULT_TMP_RETENTION_MS, DEFAULT_TMP_MAX_BYTES).
+// messages alike (H4). The folder is the project's own, and runners may
+// write there (not read or list it): before each save and at close a sweep
+// removes whatever is in it past its retention time, then the oldest until
+// the new text fits (DEFAULT_TMP_RETENTION_MS, DEFAULT_TMP_MAX_BYTES),
+// whatever their names, and anything not a file at once; it looks at
+// SWEEP_ENTRIES entries at most.
 //
 // A runner cuts a long text where the tool ran and writes it whole to a
 // temporary file in the folder (`writeWhole`): the host receives the cut
@@ -15,15 +18,22 @@ import {
   mkdir,
   mkdtemp,
   open,
-  readdir,
   rename,
   rm,
+  rmdir,
+  unlink,
 } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { removeStaleTemps, tempPrefix, tempTarget } from "../common/mod.ts";
+import {
+  projectKey,
+  STALE_TEMP_MS,
+  tempPrefix,
+  tempTarget,
+} from "../common/mod.ts";
+import { firstEntries } from "../runtime/mod.ts";
 import type { CutText } from "./_protocol.ts";
 import { overLimits, truncatedText, utf8Chunks } from "./_truncate.ts";
 
@@ -31,6 +41,19 @@ import { overLimits, truncatedText, utf8Chunks } from "./_truncate.ts";
 export const DEFAULT_TMP_RETENTION_MS = 86_400_000;
 /** The most bytes of saved outputs kept in the folder by default: 100 MiB. */
 export const DEFAULT_TMP_MAX_BYTES = 104_857_600;
+
+/**
+ * The most entries one sweep looks at, in the folder and in the folders a
+ * runner made there, so that a folder a runner filled with millions of
+ * entries costs a save no more than this many.
+ */
+export const SWEEP_ENTRIES = 2_000;
+
+/**
+ * The most folders one sweep removes: removing a folder can cost a
+ * millisecond or more (a file, a few microseconds).
+ */
+export const SWEEP_FOLDERS = 50;
 
 /** The names of saved outputs: `<tool>-<time>-<random>.txt`. */
 const SAVED = /^.+-\d+-[0-9a-f]{8}\.txt$/;
@@ -95,8 +118,10 @@ export interface Shaped {
 
 /** Where and how long cut texts are kept. */
 export interface SpillOptions {
-  /** The folder; default: `beeuni-tools-<uid>` under the system's temporary folder. */
+  /** The folder; default: the project's own under the user's, see {@linkcode projectFolder}. */
   dir?: string;
+  /** The project root, whose folder is the default. */
+  project?: string;
   /** The most bytes of saved texts kept in the folder. */
   maxBytes?: number;
   /** Saved texts older than this are removed, in milliseconds. */
@@ -104,12 +129,32 @@ export interface SpillOptions {
 }
 
 /**
- * The user's own folder for saved outputs, shared by their hosts so that
- * each cleans what the others left: `<tmp>/beeuni-tools-<uid>`, mode 0700.
- * Undefined when it cannot be trusted (another owner, a symlink, open
- * permissions) or there are no user ids.
+ * Makes `dir` (mode 0700) unless it exists, and says whether it can be
+ * trusted: a folder, not a symlink, owned by `uid`, with no permission
+ * for anyone else.
  */
-async function sharedFolder(): Promise<string | undefined> {
+async function trustedFolder(dir: string, uid: number): Promise<boolean> {
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") return false;
+  }
+  try {
+    const info = await lstat(dir);
+    return info.isDirectory() && info.uid === uid && (info.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The project's own folder for saved outputs, in the user's:
+ * `<tmp>/beeuni-tools-<uid>/<16 hex digits of the project's key>`, each
+ * mode 0700, so that a project's sweep never touches another's outputs.
+ * Undefined when either level cannot be trusted (another owner, a symlink,
+ * open permissions) or there are no user ids.
+ */
+async function projectFolder(project: string): Promise<string | undefined> {
   let uid: number | undefined;
   try {
     uid = process.getuid?.();
@@ -117,35 +162,108 @@ async function sharedFolder(): Promise<string | undefined> {
     uid = undefined;
   }
   if (uid === undefined) return undefined;
-  const dir = join(tmpdir(), `beeuni-tools-${uid}`);
-  try {
-    await mkdir(dir, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== "EEXIST") return undefined;
-  }
-  try {
-    const info = await lstat(dir);
-    if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o077) !== 0) {
-      return undefined;
-    }
-  } catch {
+  const user = join(tmpdir(), `beeuni-tools-${uid}`);
+  const dir = join(user, projectKey(project).slice(0, 16));
+  if (!await trustedFolder(user, uid) || !await trustedFolder(dir, uid)) {
     return undefined;
   }
   return dir;
 }
 
+/** What a sweep may still do: entries to look at, folders to remove. */
+interface Budget {
+  entries: number;
+  folders: number;
+}
+
+/** Runs `act` on each of `items`, 32 at a time (one at a time is several times slower under Deno). */
+async function inBatches<T>(
+  items: T[],
+  act: (item: T) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 32) {
+    await Promise.all(items.slice(i, i + 32).map(act));
+  }
+}
+
+/** An entry to remove, and whether it is a folder. */
+interface Entry {
+  path: string;
+  folder: boolean;
+}
+
+/** `paths` as {@linkcode Entry}s, those that still exist. */
+async function entriesAt(paths: string[]): Promise<Entry[]> {
+  const found: Entry[] = [];
+  await inBatches(paths, async (path) => {
+    try {
+      found.push({ path, folder: (await lstat(path)).isDirectory() });
+    } catch {
+      // Gone already.
+    }
+  });
+  return found;
+}
+
+/**
+ * Removes each of `entries` (folders, symlinks, pipes: anything a runner
+ * may make), never following a symlink, within `budget`: a folder is
+ * emptied first, one at a time; one it could not remove stays for the
+ * next sweep.
+ */
+async function removeEntries(entries: Entry[], budget: Budget): Promise<void> {
+  const full: string[] = [];
+  await inBatches(entries, async ({ path, folder }) => {
+    try {
+      if (!folder) return await unlink(path);
+      if (budget.folders <= 0) return;
+      budget.folders--;
+      await rmdir(path);
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOTEMPTY") full.push(path);
+    }
+  });
+  for (const path of full) {
+    if (budget.entries <= 0 || budget.folders <= 0) return;
+    try {
+      const { names } = await firstEntries(path, budget.entries);
+      budget.entries -= names.length;
+      const inside = await entriesAt(names.map((name) => join(path, name)));
+      await removeEntries(inside, budget);
+      budget.folders--;
+      await rmdir(path);
+    } catch {
+      // Gone already, or not empty yet: the next sweep goes on.
+    }
+  }
+}
+
+/** Removes the file at `path`, unless it is gone already. */
+async function removeFile(path: string): Promise<void> {
+  await unlink(path).catch(() => {});
+}
+
+/** A file the size sweep may remove. */
+interface Kept {
+  path: string;
+  size: number;
+  mtime: number;
+}
+
 /** Where cut texts go, and their cleanup. */
 export class Spill {
   #dir?: string;
+  readonly #project?: string;
   #made?: Promise<string>;
   readonly #maxBytes: number;
   readonly #retentionMs: number;
   /** Saves run one at a time, so each sweep sees the one before it. */
   #queue: Promise<unknown> = Promise.resolve();
 
-  /** Saves into `options.dir`, or into the user's folder under the system's temporary folder. */
+  /** Saves into `options.dir`, or into the project's folder under the system's temporary folder. */
   constructor(options: SpillOptions = {}) {
     this.#dir = options.dir;
+    this.#project = options.project;
     this.#maxBytes = options.maxBytes ?? DEFAULT_TMP_MAX_BYTES;
     this.#retentionMs = options.retentionMs ?? DEFAULT_TMP_RETENTION_MS;
   }
@@ -156,7 +274,7 @@ export class Spill {
   }
 
   /**
-   * The folder, made (or, for the user's shared folder, checked) on first
+   * The folder, made (or, for the project's folder, checked) on first
    * use. Rejects when it cannot be made; a later call tries again.
    */
   folder(): Promise<string> {
@@ -169,40 +287,57 @@ export class Spill {
 
   async #makeFolder(): Promise<string> {
     if (this.#dir === undefined) {
-      this.#dir = await sharedFolder() ??
-        await mkdtemp(join(tmpdir(), "beeuni-tools-"));
+      const own = this.#project === undefined
+        ? undefined
+        : await projectFolder(this.#project);
+      this.#dir = own ?? await mkdtemp(join(tmpdir(), "beeuni-tools-"));
     } else await mkdir(this.#dir, { recursive: true, mode: 0o700 });
     return this.#dir;
   }
 
   /**
-   * Removes saved texts past their retention time, then the oldest until
-   * `incoming` more bytes fit within the cap, and temporary files a killed
-   * save left.
+   * Sweeps the folder, looking at {@linkcode SWEEP_ENTRIES} entries at
+   * most: removes anything not a plain file (a runner may make folders,
+   * symlinks, pipes), every file past its retention time and every
+   * temporary file a killed writer left (60 seconds old), then the oldest
+   * files until `incoming` more bytes fit within the cap. Temporary files
+   * being written (younger than 60 seconds) and `keep` stay and do not
+   * count. A folder holding more entries than a sweep looks at is
+   * flooded: of those it looked at, the older half goes too.
    */
-  async #sweep(dir: string, incoming: number): Promise<void> {
-    removeStaleTemps(dir);
+  async #sweep(dir: string, incoming: number, keep?: string): Promise<void> {
+    const budget = { entries: SWEEP_ENTRIES, folders: SWEEP_FOLDERS };
+    const { names, more } = await firstEntries(dir, budget.entries);
+    budget.entries -= names.length;
     const now = Date.now();
-    const kept: { path: string; size: number; mtime: number }[] = [];
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (!entry.isFile() || !SAVED.test(entry.name)) continue;
-      const path = join(dir, entry.name);
+    const kept: Kept[] = [];
+    const notFiles: Entry[] = [];
+    await inBatches(names, async (name) => {
+      if (name === keep) return;
+      const path = join(dir, name);
       try {
         const info = await lstat(path);
-        if (now - info.mtimeMs > this.#retentionMs) {
-          await rm(path, { force: true });
-        } else kept.push({ path, size: info.size, mtime: info.mtimeMs });
+        const age = now - info.mtimeMs;
+        const temp = tempTarget(name) !== undefined;
+        if (!info.isFile()) {
+          notFiles.push({ path, folder: info.isDirectory() });
+        } else if (temp && age < STALE_TEMP_MS) return;
+        else if (temp || age > this.#retentionMs) await unlink(path);
+        else kept.push({ path, size: info.size, mtime: info.mtimeMs });
       } catch {
-        // Removed meanwhile by another host sharing the folder.
+        // Removed meanwhile.
       }
-    }
+    });
+    await removeEntries(notFiles, budget);
     kept.sort((a, b) => a.mtime - b.mtime);
+    const most = more ? Math.floor(kept.length / 2) : kept.length;
     let total = kept.reduce((sum, file) => sum + file.size, 0);
-    for (const file of kept) {
-      if (total + incoming <= this.#maxBytes) break;
-      await rm(file.path, { force: true });
-      total -= file.size;
-    }
+    let cut = 0;
+    while (
+      cut < kept.length &&
+      (total + incoming > this.#maxBytes || kept.length - cut > most)
+    ) total -= kept[cut++].size;
+    await inBatches(kept.slice(0, cut), (file) => removeFile(file.path));
   }
 
   /** Applies the retention rule to the folder, when one was used or given. */
@@ -259,7 +394,7 @@ export class Spill {
           `the runner of tool "${tool}" reported a saved output of ${size} bytes, and its file has ${info.size}`,
         );
       }
-      await this.#sweep(dir, size);
+      await this.#sweep(dir, size, saved.temp);
       await rename(temp, join(dir, saved.name));
     } catch (error) {
       await rm(temp, { force: true });

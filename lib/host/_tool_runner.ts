@@ -209,7 +209,9 @@ export class ToolRunner {
       ? ` (heap limit ${this.#options.heapMb} MB)`
       : "";
     this.#failAll(
-      wasReady
+      from.refusal !== undefined
+        ? `tool "${this.#module.name}" cannot run: ${from.refusal}`
+        : wasReady
         ? `the runner of tool "${this.#module.name}" ended while running the call: ${reason}${limit}; it is restarted on the next call`
         : `the runner of tool "${this.#module.name}" ended before it could run the call: ${reason}${limit}`,
     );

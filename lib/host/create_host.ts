@@ -200,6 +200,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const log = (line: string) => sink(escapeControl(line));
   const spill = new Spill({
     dir: options.tmpDir,
+    project: options.directory,
     maxBytes: options.tmpMaxBytes,
     retentionMs: options.tmpRetentionMs,
   });

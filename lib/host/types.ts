@@ -68,21 +68,24 @@ export interface HostOptions {
   /** The project's secrets by name, read afresh for every call (D6). */
   secrets?: () => Record<string, string>;
   /**
-   * Where full outputs of cut calls go (T6); default: the user's folder
-   * `beeuni-tools-<uid>` (mode 0700) under the system's temporary folder,
-   * shared by their hosts (a new private folder when that one is not safe
-   * to use: another owner, a symlink, open permissions). Made when the host
-   * starts: tool runners write long outputs there themselves, and may
-   * write but not read it (Deno, Node.js).
+   * Where full outputs of cut calls go (T6); default: the project's own
+   * folder `beeuni-tools-<uid>/<key>` under the system's temporary folder
+   * (`<key>`: 16 hex digits of the SHA-256 of the project root's real
+   * path; both levels mode 0700), shared by the project's hosts and by no
+   * other project's (a new private folder when either level is not safe
+   * to use: another owner, a symlink, open permissions). Made when the
+   * host starts: tool runners write long outputs there themselves, and
+   * may write but not read it (Deno, Node.js). Everything in it is swept,
+   * whatever its name: give a folder of its own.
    */
   tmpDir?: string;
   /**
-   * The most bytes of saved outputs kept in `tmpDir`; default 104 857 600
-   * (100 MiB). Before each save the oldest are removed until the new one
-   * fits; an output larger than this is cut and not saved.
+   * The most bytes of files kept in `tmpDir`; default 104 857 600
+   * (100 MiB). Before each save the oldest files are removed until the new
+   * one fits; an output larger than this is cut and not saved.
    */
   tmpMaxBytes?: number;
-  /** Saved outputs older than this are removed (at the next save and when the host closes), in milliseconds; default 86 400 000 (24 hours). */
+  /** Files in `tmpDir` older than this are removed, whatever their names (at the next save and when the host closes), in milliseconds; default 86 400 000 (24 hours). */
   tmpRetentionMs?: number;
   /** Where log lines go; default `console.error`. */
   log?: (line: string) => void;

@@ -1,6 +1,6 @@
 // JSON answers and reading request bodies within a limit.
 
-import { readAtMost } from "../common/mod.ts";
+import { callerStringProblem, readAtMost } from "../common/mod.ts";
 import { HttpError } from "./call_body.ts";
 
 /** A JSON response: the body on one line, no caching. */
@@ -80,5 +80,19 @@ export function decodeSegment(segment: string): string {
     return decodeURIComponent(segment);
   } catch {
     throw new HttpError(400, "malformed percent-encoding in the path");
+  }
+}
+
+/** A 400 {@linkcode HttpError} when `value`, which `what` names, is over the length limit of caller strings. */
+export function checkCallerString(what: string, value: string): void {
+  const problem = callerStringProblem(what, value);
+  if (problem !== undefined) throw new HttpError(400, problem);
+}
+
+/** A 400 {@linkcode HttpError} naming the first query parameter (name or value) over the length limit of caller strings. */
+export function checkQuery(url: URL): void {
+  for (const [name, value] of url.searchParams) {
+    checkCallerString("the name of a query parameter", name);
+    checkCallerString(`"${name}"`, value);
   }
 }

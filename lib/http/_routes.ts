@@ -2,7 +2,12 @@
 
 import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
-import { decodeSegment, json, readBody } from "./_respond.ts";
+import {
+  checkCallerString,
+  decodeSegment,
+  json,
+  readBody,
+} from "./_respond.ts";
 import { type CallBody, parseCallBody } from "./call_body.ts";
 
 /** One tool as the HTTP list returns it. */
@@ -44,6 +49,8 @@ export interface Route {
   method: string;
   /** The path, whole; its groups are passed to `handle` percent-decoded. */
   pattern: RegExp;
+  /** What each group of `pattern` is, as an error message names it (`the tool name in the path`). */
+  params?: string[];
   /** Answers a request whose method and path match. */
   handle(request: Request, params: string[], url: URL): Promise<Response>;
 }
@@ -174,6 +181,7 @@ export function beeuniRoutes(
     {
       method: "POST",
       pattern: /^\/beeuni\/tools\/([^/]+)$/,
+      params: ["the tool name in the path"],
       async handle(request, [name]) {
         const body = parseCallBody(await readBody(request, limit));
         if (request.headers.get("accept")?.includes("text/event-stream")) {
@@ -190,6 +198,7 @@ export function beeuniRoutes(
     {
       method: "POST",
       pattern: /^\/beeuni\/sessions\/([^/]+)\/stop$/,
+      params: ["the session id in the path"],
       handle: (_request, [sessionId]) =>
         Promise.resolve(json(200, { stopped: host.stopSession(sessionId) })),
     },
@@ -213,7 +222,11 @@ export async function dispatch(
       allowed.push(route.method);
       continue;
     }
-    return await route.handle(request, match.slice(1).map(decodeSegment), url);
+    const params = match.slice(1).map(decodeSegment);
+    params.forEach((value, i) =>
+      checkCallerString(route.params?.[i] ?? "a part of the path", value)
+    );
+    return await route.handle(request, params, url);
   }
   if (allowed.length === 0) return undefined;
   const allow = allowed.join(", ");

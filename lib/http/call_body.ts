@@ -5,6 +5,8 @@
  * @module
  */
 
+import { callerStringProblem } from "../common/mod.ts";
+
 /** One tool call over HTTP. */
 export interface CallBody {
   /** The tool's arguments; `{}` when omitted. */
@@ -70,6 +72,13 @@ export function parseCallBody(text: string): CallBody {
     (typeof parentAgent !== "string" || parentAgent === "")
   ) {
     throw new HttpError(400, '"parentAgent" must be a non-empty string');
+  }
+  for (const field of ["sessionId", "agent", "parentAgent"] as const) {
+    const value = data[field];
+    const problem = typeof value === "string"
+      ? callerStringProblem(`"${field}"`, value)
+      : undefined;
+    if (problem !== undefined) throw new HttpError(400, problem);
   }
   return {
     args,

@@ -18,6 +18,10 @@
  * Other handlers mount under a path prefix (`mounts`), behind the same
  * checks.
  *
+ * Names a caller sends (a tool name or session id in the path, a query
+ * parameter, the call body's `sessionId`, `agent` and `parentAgent`) are
+ * at most 400 characters: a longer one gets 400 with an error naming it.
+ *
  * @example Serve a host with Deno
  * ```ts ignore
  * import { createHandler } from "./create_handler.ts";
@@ -31,7 +35,7 @@
 import { errorMessage, escapeControl } from "../common/mod.ts";
 import { callerWatch } from "./_caller_watch.ts";
 import { bearerChecker, checkHost, unauthorized } from "./_guard.ts";
-import { json } from "./_respond.ts";
+import { checkQuery, json } from "./_respond.ts";
 import { beeuniRoutes, type DaemonHost, dispatch } from "./_routes.ts";
 import { HttpError } from "./call_body.ts";
 
@@ -168,6 +172,8 @@ export function createHandler(
       }
     }
     try {
+      // No route takes a long query parameter: none reaches a log or a reply.
+      checkQuery(url);
       return await answer(request, url, scope);
     } catch (error) {
       if (error instanceof HttpError) {

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { readAtMost } from "../common/mod.ts";
+import { callerStringProblem, readAtMost, StreamPool } from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -45,9 +45,11 @@ import {
   type McpHost,
   newPeer,
   newSessionId,
+  paramsProblem,
   type Peer,
 } from "./_server.ts";
 import { SseStream } from "./_sse.ts";
+import { answerBatch, batchProblem } from "./_batch.ts";
 
 /** How {@linkcode createMcpHttp} behaves. */
 export interface McpHttpOptions {
@@ -61,8 +63,13 @@ export interface McpHttpOptions {
   allowSameOrigin?: boolean;
   /** Sessions kept at most; the least recently used idle one makes room. Default 1,000. */
   maxSessions?: number;
-  /** Open `subscriptions/listen` streams at most; default 1,000. */
-  maxListens?: number;
+  /**
+   * The pool that caps open event streams (`GET` streams and
+   * `subscriptions/listen`), shared with the server's other event streams;
+   * when it is full, the least recently used stream is closed to make
+   * room. Default: a pool of 256 of their own.
+   */
+  streams?: StreamPool;
   /** How often an idle event stream gets a keep-alive comment, in milliseconds; default 25,000. */
   keepAliveMs?: number;
 }
@@ -88,6 +95,21 @@ interface Listen {
   listKey: string;
   /** Whether it asked for `toolsListChanged`. */
   tools: boolean;
+  /** When it opened (`performance.now()`). */
+  since: number;
+}
+
+/** Ends a subscription gracefully: a result for its listen request, then the end of its stream. */
+function endListen(entry: Listen): void {
+  entry.stream.send({
+    jsonrpc: "2.0",
+    id: entry.id,
+    result: {
+      resultType: "complete",
+      _meta: { [META.subscriptionId]: entry.id },
+    },
+  });
+  entry.stream.close();
 }
 
 /** An HTTP refusal carrying a JSON-RPC error body. */
@@ -154,7 +176,11 @@ function originAllowed(
   return sameOrigin && url.host === request.headers.get("host");
 }
 
-/** The agent a path names: `beeuni` for `/mcp`, the decoded segment of `/mcp/<agent>`. */
+/**
+ * The agent a path names: `beeuni` for `/mcp`, the decoded segment of
+ * `/mcp/<agent>`; `undefined` for a path that names none. A name over the
+ * caller-string limit is refused (400).
+ */
 function agentOf(path: string): string | undefined {
   if (path === "/mcp" || path === "/mcp/") return "beeuni";
   const match = /^\/mcp\/([^/]+)\/?$/.exec(path);
@@ -166,8 +192,33 @@ function agentOf(path: string): string | undefined {
     return undefined;
   }
   // deno-lint-ignore no-control-regex
-  if (name.length > 128 || /[\x00-\x1f\x7f/]/.test(name)) return undefined;
+  if (/[\x00-\x1f\x7f/]/.test(name)) return undefined;
+  checkLength("the agent in the path", name);
   return name;
+}
+
+/** Refuses (400) a caller string over the length limit; `what` names it. */
+function checkLength(what: string, value: string): void {
+  const problem = callerStringProblem(what, value);
+  if (problem !== undefined) {
+    refuse(400, TRANSPORT_ERROR, `Bad Request: ${problem}`);
+  }
+}
+
+/** The MCP headers a client names things with: each is a caller string. */
+const NAMING_HEADERS = [
+  "Mcp-Session-Id",
+  "MCP-Protocol-Version",
+  "Mcp-Method",
+  "Mcp-Name",
+];
+
+/** Refuses (400) a request whose MCP header is over the length limit. */
+function checkHeaders(request: Request): void {
+  for (const name of NAMING_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) checkLength(`the ${name} header`, value);
+  }
 }
 
 /** An `Accept` header in lower case, or "" when absent. */
@@ -256,7 +307,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const limit = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const log = options.log ?? (() => {});
   const maxSessions = options.maxSessions ?? 1000;
-  const maxListens = options.maxListens ?? 1000;
+  const streams = options.streams ?? new StreamPool(256);
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const sessions = new Map<string, Session>();
   const listens = new Set<Listen>();
@@ -558,26 +609,29 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
         message.id,
       );
     }
-    if (listens.size >= maxListens) {
-      refuse(
-        503,
-        TRANSPORT_ERROR,
-        `Service Unavailable: ${maxListens} subscriptions are open`,
-        message.id,
-      );
-    }
     const honored: Record<string, boolean> = {};
     if ((filter as Record<string, unknown>).toolsListChanged === true) {
       honored.toolsListChanged = true;
     }
+    const release = streams.admit({
+      lastUsed: () => entry.since,
+      evict: () => {
+        log(
+          `[mcp] subscription of agent "${agent}" closed to make room: ${streams.max} event streams are open`,
+        );
+        endListen(entry);
+      },
+    });
     const entry: Listen = {
       id: message.id,
       agent,
       tools: honored.toolsListChanged === true,
       listKey: dispatcher.listKey(agent),
+      since: performance.now(),
       stream: new SseStream({
         keepAliveMs,
         onClose: () => {
+          release();
           listens.delete(entry);
           log(`[mcp] subscription of agent "${agent}" ended`);
         },
@@ -614,6 +668,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     const message = incoming.message;
     const checked = checkEnvelope(message);
     if ("error" in checked) return json(400, checked.error);
+    // Before the headers' check, which quotes the tool's name.
+    const refused = paramsProblem(message);
+    if (refused !== undefined) return json(200, refused);
     checkModernHeaders(request, message, checked.version);
     if (message.method === "subscriptions/listen") {
       return listen(message, agent, sse, checked.version);
@@ -632,9 +689,8 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     items: unknown[],
     agent: string,
   ): Promise<Response> {
-    if (items.length === 0) {
-      refuse(400, INVALID_REQUEST, "Invalid Request: the batch is empty");
-    }
+    const problem = batchProblem(items);
+    if (problem !== undefined) refuse(400, INVALID_REQUEST, problem);
     const session = request.headers.get("mcp-session-id") === null
       ? undefined
       : sessionOf(request, agent);
@@ -645,33 +701,18 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
         "Invalid Request: JSON-RPC batches are accepted only in a session using protocol version 2025-03-26; send one message per request",
       );
     }
-    const answers = await Promise.all(items.map(async (item) => {
-      const incoming = classify(item);
-      switch (incoming.kind) {
-        case "invalid":
-          return incoming.response;
-        case "notification":
-          dispatcher.notification(incoming.message, session);
-          return undefined;
-        case "response":
-          return undefined;
-        default:
-          if (incoming.message.method === "initialize") {
-            return errorResponse(
-              incoming.message.id,
-              INVALID_REQUEST,
-              "Invalid Request: initialize may not be part of a batch",
-            );
-          }
-          return await dispatcher.request(incoming.message, session, false, {
-            controller: new AbortController(),
-          });
-      }
-    }));
-    const responses = answers.filter((a) => a !== undefined);
-    return responses.length === 0
+    const reply = await answerBatch(items, {
+      notification: (message) => dispatcher.notification(message, session),
+      request: (message) =>
+        dispatcher.request(message, session, false, {
+          controller: new AbortController(),
+        }),
+    });
+    return reply === undefined
       ? new Response(null, { status: 202 })
-      : json(200, responses);
+      : new Response(reply, {
+        headers: { "content-type": "application/json" },
+      });
   }
 
   async function post(request: Request, agent: string): Promise<Response> {
@@ -735,9 +776,23 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       );
     }
     session.listKey ??= dispatcher.listKey(agent);
-    const stream = new SseStream({
+    // The stream of a session whose client has been quiet longest makes
+    // room when the pool is full; the session goes on.
+    const release = streams.admit({
+      lastUsed: () => session.lastUsed,
+      evict: () => {
+        log(
+          `[mcp] GET stream of session ${
+            session.id.slice(0, 12)
+          }… closed to make room: ${streams.max} event streams are open`,
+        );
+        stream.close();
+      },
+    });
+    const stream: SseStream = new SseStream({
       keepAliveMs,
       onClose: () => {
+        release();
         if (session.stream === stream) session.stream = undefined;
       },
     });
@@ -762,6 +817,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
             "Service Unavailable: the server is stopping",
           );
         }
+        checkHeaders(request);
         const agent = agentOf(url.pathname);
         if (agent === undefined) {
           refuse(
@@ -820,15 +876,8 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       for (const session of [...sessions.values()]) {
         endSession(session, "the server is stopping");
       }
-      for (const entry of [...listens]) {
-        // A result for the listen request is the graceful end of a subscription.
-        entry.stream.send({
-          jsonrpc: "2.0",
-          id: entry.id,
-          result: { resultType: "complete" },
-        });
-        entry.stream.close();
-      }
+      // A result for the listen request is the graceful end of a subscription.
+      for (const entry of [...listens]) endListen(entry);
       listens.clear();
       return Promise.resolve();
     },

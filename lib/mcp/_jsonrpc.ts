@@ -6,6 +6,8 @@
  * @module
  */
 
+import { callerStringProblem, MAX_CALLER_STRING } from "../common/mod.ts";
+
 /** Invalid JSON was received. */
 export const PARSE_ERROR = -32700;
 /** The JSON sent is not a valid request object. */
@@ -72,16 +74,16 @@ export type Incoming =
   | { kind: "response" }
   | { kind: "invalid"; response: RpcResponse };
 
-/** Longest request id accepted, in UTF-16 units: an id is echoed back in full. */
-export const MAX_ID_LENGTH = 1024;
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Whether `value` is an id MCP allows: a string (bounded) or a safe integer. */
+/**
+ * Whether `value` is an id MCP allows: a string (of at most 400
+ * characters: an id is echoed back in full) or a safe integer.
+ */
 export function isRequestId(value: unknown): value is RequestId {
-  if (typeof value === "string") return value.length <= MAX_ID_LENGTH;
+  if (typeof value === "string") return value.length <= MAX_CALLER_STRING;
   return typeof value === "number" && Number.isSafeInteger(value);
 }
 
@@ -140,6 +142,8 @@ export function classify(value: unknown): Incoming {
   if (typeof value.method !== "string" || value.method === "") {
     return invalid(id, '"method" must be a non-empty string');
   }
+  const longMethod = callerStringProblem('"method"', value.method);
+  if (longMethod !== undefined) return invalid(id, longMethod);
   if (value.params !== undefined && !isObject(value.params)) {
     return invalid(id, '"params" must be an object');
   }
@@ -152,7 +156,9 @@ export function classify(value: unknown): Incoming {
   if (id === null) {
     return invalid(
       null,
-      `"id" must be a string of at most ${MAX_ID_LENGTH} characters or an integer`,
+      (typeof value.id === "string"
+        ? callerStringProblem('"id"', value.id)
+        : undefined) ?? '"id" must be a string or an integer',
     );
   }
   return { kind: "request", message: value as unknown as RpcRequest };

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { callerStringProblem, MAX_CALLER_STRING } from "../common/mod.ts";
+
 /** The newest session-based revision, offered when a client asks for one not served. */
 export const LATEST_VERSION = "2025-11-25";
 
@@ -89,15 +91,18 @@ export function hasEnvelope(
 
 /**
  * What is wrong with an envelope, or `undefined` when it is well formed:
- * `protocolVersion` a string, `clientCapabilities` an object, `clientInfo`
- * an object when present.
+ * `protocolVersion` a string (of at most 400 characters), `clientCapabilities`
+ * an object, `clientInfo` an object when present.
  */
 export function envelopeProblem(
   meta: Record<string, unknown>,
 ): string | undefined {
-  if (typeof meta[META.protocolVersion] !== "string") {
+  const version = meta[META.protocolVersion];
+  if (typeof version !== "string") {
     return `_meta["${META.protocolVersion}"] must be a string`;
   }
+  const long = callerStringProblem(`_meta["${META.protocolVersion}"]`, version);
+  if (long !== undefined) return long;
   if (!isObject(meta[META.clientCapabilities])) {
     return `_meta["${META.clientCapabilities}"] must be an object`;
   }
@@ -108,15 +113,34 @@ export function envelopeProblem(
   return undefined;
 }
 
-/** A request's progress token, when it asked for progress. */
+/** Whether `token` is a progress token MCP allows: a string (within the caller-string limit) or a safe integer. */
+function isProgressToken(token: unknown): token is string | number {
+  return typeof token === "string"
+    ? token.length <= MAX_CALLER_STRING
+    : typeof token === "number" && Number.isSafeInteger(token);
+}
+
+/** A request's progress token, when it asked for progress with a valid one. */
 export function progressTokenOf(
   params: Record<string, unknown> | undefined,
 ): string | number | undefined {
   const token = metaOf(params)?.progressToken;
-  return typeof token === "string" ||
-      (typeof token === "number" && Number.isFinite(token))
-    ? token
-    : undefined;
+  return isProgressToken(token) ? token : undefined;
+}
+
+/**
+ * What is wrong with a request's `_meta.progressToken`, or `undefined`
+ * when it has none or a valid one (a string of at most 400 characters, or
+ * an integer).
+ */
+export function progressTokenProblem(
+  params: Record<string, unknown> | undefined,
+): string | undefined {
+  const token = metaOf(params)?.progressToken;
+  if (token === undefined || isProgressToken(token)) return undefined;
+  return typeof token === "string"
+    ? callerStringProblem('"progressToken"', token)
+    : '"progressToken" must be a string or an integer';
 }
 
 const SENTINEL_PREFIX = "=?base64?";

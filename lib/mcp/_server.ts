@@ -9,6 +9,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { callerStringProblem } from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostEvent } from "../host/mod.ts";
 import {
   errorResponse,
@@ -33,6 +34,7 @@ import {
   MODERN_VERSIONS,
   negotiateVersion,
   progressTokenOf,
+  progressTokenProblem,
   SERVER_INFO,
 } from "./_protocol.ts";
 import {
@@ -105,6 +107,25 @@ type RequestId = RpcRequest["id"];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The invalid-params error for a request whose caller-supplied strings the
+ * server does not take: a `_meta.progressToken` that is neither a string
+ * of at most 400 characters nor an integer, or a `tools/call` tool name
+ * over 400 characters. `undefined` when there is none.
+ */
+export function paramsProblem(message: RpcRequest): RpcResponse | undefined {
+  const params = message.params;
+  let problem = progressTokenProblem(params);
+  const name = params?.name;
+  if (
+    problem === undefined && message.method === "tools/call" &&
+    typeof name === "string"
+  ) {
+    problem = callerStringProblem('"name"', name);
+  }
+  return problem === undefined ? undefined : invalidParams(message.id, problem);
 }
 
 /**
@@ -211,7 +232,10 @@ export class McpDispatcher {
     exchange: Exchange,
   ): Promise<RpcResponse> {
     // Not async: a call is one promise, not three (this is every call's path).
-    const answer = message.method === "tools/call"
+    const refused = paramsProblem(message);
+    const answer = refused !== undefined
+      ? Promise.resolve(refused)
+      : message.method === "tools/call"
       ? this.#call(message, peer, exchange)
       : Promise.resolve(this.#answer(message, peer, modern));
     return modern

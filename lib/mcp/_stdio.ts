@@ -19,6 +19,7 @@ import {
   type RpcResponse,
 } from "./_jsonrpc.ts";
 import { DEFAULT_LEGACY_VERSION, hasEnvelope, META } from "./_protocol.ts";
+import { answerBatch, batchProblem } from "./_batch.ts";
 import {
   checkEnvelope,
   initializeResult,
@@ -191,35 +192,19 @@ export function serveStdio(options: McpStdioOptions): McpStdio {
   }
 
   async function batch(items: unknown[]): Promise<void> {
-    if (items.length === 0 || peer.version !== "2025-03-26") {
-      send(errorResponse(
-        null,
-        INVALID_REQUEST,
-        items.length === 0
-          ? "Invalid Request: the batch is empty"
-          : "Invalid Request: JSON-RPC batches are accepted only with protocol version 2025-03-26; send one message per line",
-      ));
+    const problem = batchProblem(items) ??
+      (peer.version === "2025-03-26"
+        ? undefined
+        : "Invalid Request: JSON-RPC batches are accepted only with protocol version 2025-03-26; send one message per line");
+    if (problem !== undefined) {
+      send(errorResponse(null, INVALID_REQUEST, problem));
       return;
     }
-    const answers = await Promise.all(items.map(async (item) => {
-      const incoming = classify(item);
-      if (incoming.kind === "invalid") return incoming.response;
-      if (incoming.kind === "notification") {
-        dispatcher.notification(incoming.message, peer);
-        return undefined;
-      }
-      if (incoming.kind === "response") return undefined;
-      if (incoming.message.method === "initialize") {
-        return errorResponse(
-          incoming.message.id,
-          INVALID_REQUEST,
-          "Invalid Request: initialize may not be part of a batch",
-        );
-      }
-      return await answer(incoming.message);
-    }));
-    const responses = answers.filter((a) => a !== undefined);
-    if (responses.length > 0) send(responses);
+    const reply = await answerBatch(items, {
+      notification: (message) => dispatcher.notification(message, peer),
+      request: answer,
+    });
+    if (reply !== undefined && !stopped) options.write(reply + "\n");
   }
 
   function track(work: Promise<void>): void {

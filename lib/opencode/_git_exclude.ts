@@ -2,11 +2,11 @@
 // project's files: one line in the checkout's `info/exclude` (shared by
 // every worktree of the repository), added once, atomically, under a lock.
 
-import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import {
   canonicalRoot,
+  gitSync,
   removeStaleTemps,
   withFileLock,
   writeFileAtomic,
@@ -26,8 +26,7 @@ export interface GitExclude {
 function checkout(dir: string): { top: string; exclude: string } | undefined {
   let out: string;
   try {
-    out = execFileSync(
-      "git",
+    out = gitSync(
       [
         "rev-parse",
         "--path-format=absolute",
@@ -35,12 +34,7 @@ function checkout(dir: string): { top: string; exclude: string } | undefined {
         "--git-path",
         "info/exclude",
       ],
-      {
-        cwd: dir,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-        timeout: 10_000,
-      },
+      { cwd: dir, timeoutMs: 10_000 },
     );
   } catch {
     // No git, not a checkout (or a bare repository): nothing to keep out.

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { execFileSync } from "node:child_process";
 import {
   existsSync,
   readdirSync,
@@ -35,6 +34,7 @@ import {
   type ToolSet,
   validate,
 } from "../manifest/mod.ts";
+import { gitSync } from "../common/mod.ts";
 import { isFile } from "./_fs.ts";
 
 /** A loaded project: its manifest, the facts about its files, every diagnostic and the session's tool set. */
@@ -170,16 +170,11 @@ function moduleFiles(
 function trackedFiles(root: string): Set<string> {
   let stdout: string;
   try {
-    stdout = execFileSync(
-      "git",
-      ["-c", "core.quotepath=off", "ls-files", "-z", "--cached"],
-      {
-        cwd: root,
-        maxBuffer: 256 * 1024 * 1024,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    );
+    // -z prints paths as they are, unquoted.
+    stdout = gitSync(["ls-files", "-z", "--cached"], {
+      cwd: root,
+      maxBuffer: 256 * 1024 * 1024,
+    });
   } catch {
     return new Set();
   }

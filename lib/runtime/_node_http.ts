@@ -198,13 +198,21 @@ async function writeResponse(
   // A stream (server-sent events) may wait long for its first chunk: the
   // caller gets the status now, and its going away is seen.
   if (start.chunks.length === 0) outgoing.flushHeaders();
+  // A body that errors (its producer gave up on a caller that does not
+  // read) ends the connection, even while a write waits for the socket.
+  const failed = new Promise<never>((_, reject) => {
+    reader.closed.catch(reject);
+  });
+  failed.catch(() => {});
   try {
     for (const chunk of start.chunks) outgoing.write(chunk);
     let pending = start.pending!;
     while (!outgoing.destroyed) {
       const { done, value } = await pending;
       if (done) break;
-      if (!outgoing.write(value)) await waitForDrain(outgoing);
+      if (!outgoing.write(value)) {
+        await Promise.race([waitForDrain(outgoing), failed]);
+      }
       pending = reader.read();
     }
   } finally {

@@ -3,7 +3,7 @@
  * adapter, loaded at start-up. Like Hono's adapters, each adapter turns the
  * same runtime-neutral pieces into a process: a server for a
  * `Request → Response` handler, arguments, exit, signals, standard streams
- * and file watching.
+ * and file watching; and the start of a folder's listing, read lazily.
  *
  * @example Serve a handler on whichever runtime runs this
  * ```ts ignore
@@ -32,6 +32,7 @@ export type {
   Watcher,
 } from "./types.ts";
 export { DEFAULT_CONNECTION_LIMITS } from "./_conn_defaults.ts";
+export { type FirstEntries, firstEntries } from "./first_entries.ts";
 export {
   MIN_NODE_VERSION,
   nodeVersionProblem,

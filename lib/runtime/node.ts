@@ -22,4 +22,18 @@ export const nodeRuntime: Runtime = {
   onTerminate,
   watchDirs,
   execPath: () => process.execPath,
+  lockDebugger,
 };
+
+/** Starts this process again in place with `--disable-sigusr1`, unless it has it. */
+function lockDebugger(): void {
+  if (process.execArgv.includes("--disable-sigusr1")) return;
+  const execve = (process as { execve?: typeof process.execve }).execve;
+  if (typeof execve !== "function") return;
+  execve(process.execPath, [
+    process.execPath,
+    "--disable-sigusr1",
+    ...process.execArgv,
+    ...process.argv.slice(1),
+  ], process.env as Record<string, string>);
+}

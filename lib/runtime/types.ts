@@ -105,4 +105,12 @@ export interface Runtime {
   watchDirs(dirs: string[], onChange: (paths: string[]) => void): Watcher;
   /** The path of the runtime's executable. */
   execPath(): string;
+  /**
+   * Makes sure no other process can open this one's debugger with a
+   * signal, before it holds anything worth taking: Node.js opens its
+   * inspector on SIGUSR1 unless started with `--disable-sigusr1`, so this
+   * starts the process again in place with it (same process id, same
+   * arguments). Absent where no signal opens a debugger (Deno, Bun).
+   */
+  lockDebugger?(): void;
 }

@@ -6,6 +6,7 @@
 
 export {
   isSecretName,
+  privatePaths,
   readSecrets,
   removeSecret,
   SECRET_NAME_PATTERN,

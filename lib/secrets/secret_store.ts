@@ -176,3 +176,19 @@ export function removeSecret(
     return true;
   }).changed;
 }
+
+/**
+ * What no tool of the project at `root` may read or write: the toolkit's
+ * state folder (daemon tokens and records, the secret stores) and this
+ * project's secret store wherever `BEEUNI_SECRETS_FILE` puts it.
+ *
+ * @example
+ * ```ts
+ * import { privatePaths } from "./secret_store.ts";
+ * privatePaths("/work/app", { HOME: "/home/me" });
+ * // ["/home/me/.local/state/beeuni", "/home/me/.local/state/beeuni/secrets/<key>.json"]
+ * ```
+ */
+export function privatePaths(root: string, env: SecretsEnv): string[] {
+  return [stateDir(env), secretsFile(root, env)];
+}

@@ -1,6 +1,7 @@
 // The calls the host ran lately, from every caller, kept for the page and
 // sent to it live as server-sent events.
 
+import { StreamPool } from "../common/mod.ts";
 import type { CallOutcome, HostEvent } from "../host/mod.ts";
 
 /** One call as the history keeps it: its start, and its end once it came. */
@@ -10,13 +11,20 @@ export type CallRecord =
 
 /** Arguments larger than this (as JSON) are replaced by a note. */
 const MAX_ARGS_CHARS = 1024 * 1024;
-/** The most argument and output text kept over all records; the oldest go first. */
+/** The most argument, output and name text kept over all records; the oldest go first. */
 const MAX_KEPT_CHARS = 32 * 1024 * 1024;
 /** A stream whose reader lags this far behind is ended (bytes queued). */
 const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Keep-alive comments while streams are open, so a dead peer is noticed. */
 const PING_MS = 15_000;
 const encoder = new TextEncoder();
+
+/** The characters of a record's names (tool, agent, session), which count against the cap too. */
+function namesChars(
+  event: { name: string; agent: string; sessionId: string },
+): number {
+  return event.name.length + event.agent.length + event.sessionId.length;
+}
 
 /** The arguments as kept, and how many characters of JSON they take. */
 function keptArgs(args: unknown): { args: unknown; chars: number } {
@@ -37,28 +45,81 @@ function keptArgs(args: unknown): { args: unknown; chars: number } {
   return { args, chars: text?.length ?? 0 };
 }
 
+/** The characters an outcome takes: its text, and its content blocks and structured content as JSON. */
 function outcomeChars(outcome: CallOutcome): number {
-  return outcome.ok ? outcome.output.length : outcome.error.length;
+  if (!outcome.ok) return outcome.error.length;
+  let chars = outcome.output.length;
+  if (outcome.content) chars += JSON.stringify(outcome.content).length;
+  if (outcome.structured) chars += JSON.stringify(outcome.structured).length;
+  return chars;
 }
 
 function frame(event: HostEvent): Uint8Array {
   return encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
 }
 
-/** The last `limit` calls, and the event streams open on them. */
+/** What a stream's reader has yet to get of the calls kept when it opened. */
+interface Replay {
+  /** The kept records, oldest first, each with whether it had ended then. */
+  records: { record: CallRecord; ended: boolean }[];
+  /** How many have been sent. */
+  next: number;
+  /** Events that came since it opened, sent once the records have been. */
+  held: Uint8Array[];
+  /** Their size in bytes. */
+  heldBytes: number;
+}
+
+/** One open stream. */
+interface Feed {
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Until every kept record has been sent. */
+  replay?: Replay;
+  /** Takes it out of the stream pool. */
+  release: () => void;
+}
+
+/** The frames of a kept record: its start, and its end when it had ended. */
+function recordFrames(record: CallRecord, ended: boolean): Uint8Array[] {
+  const { durationMs, outcome, ...start } = record;
+  const frames = [frame({ type: "call-start", ...start })];
+  if (ended && outcome !== undefined) {
+    frames.push(frame({
+      type: "call-end",
+      id: record.id,
+      name: record.name,
+      agent: record.agent,
+      sessionId: record.sessionId,
+      durationMs: durationMs ?? 0,
+      outcome,
+    }));
+  }
+  return frames;
+}
+
+/**
+ * The last `limit` calls, and the event streams open on them. A new
+ * stream gets the kept calls as fast as its reader takes them (a reader
+ * that does not read holds no copy of the history), then every new event.
+ */
 export class History {
   #limit: number;
-  #maxStreams: number;
   #records = new Map<string, CallRecord>();
   #chars = new Map<string, number>();
   #kept = 0;
-  #streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  #feeds = new Set<Feed>();
+  #pool: StreamPool;
   #ping: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
-  constructor(limit = 200, maxStreams = 32) {
+  /**
+   * A history of the last `limit` calls, whose streams count against
+   * `pool` (default: a pool of 32 of their own): when it is full, the
+   * oldest stream is closed to make room.
+   */
+  constructor(limit = 200, pool: StreamPool = new StreamPool(32)) {
     this.#limit = limit;
-    this.#maxStreams = maxStreams;
+    this.#pool = pool;
   }
 
   /** The record of call `id`, while it is kept. */
@@ -77,7 +138,7 @@ export class History {
     if (event.type === "call-start") {
       const { args, chars } = keptArgs(event.args);
       this.#records.set(event.id, { ...event, args });
-      this.#count(event.id, chars);
+      this.#count(event.id, chars + namesChars(event));
       this.#broadcast({ ...event, args });
       return;
     }
@@ -92,55 +153,59 @@ export class History {
     this.#broadcast(event);
   }
 
-  /** Whether another stream may open. */
-  full(): boolean {
-    return this.#streams.size >= this.#maxStreams;
-  }
-
   /** A stream of every kept call (as its start and end events), then of every new event. */
   stream(): ReadableStream<Uint8Array> {
-    let self: ReadableStreamDefaultController<Uint8Array>;
+    let feed: Feed | undefined;
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
-        self = controller;
         controller.enqueue(encoder.encode(": beeuni history\n\n"));
-        for (const record of this.#records.values()) {
-          const { durationMs, outcome, ...start } = record;
-          controller.enqueue(frame({ type: "call-start", ...start }));
-          if (outcome !== undefined) {
-            controller.enqueue(frame({
-              type: "call-end",
-              id: record.id,
-              name: record.name,
-              agent: record.agent,
-              sessionId: record.sessionId,
-              durationMs: durationMs ?? 0,
-              outcome,
-            }));
-          }
-        }
         if (this.#closed) {
           controller.close();
           return;
         }
-        this.#streams.add(controller);
+        const since = performance.now();
+        const opened: Feed = {
+          controller,
+          replay: {
+            records: [...this.#records.values()].map((record) => ({
+              record,
+              ended: record.outcome !== undefined,
+            })),
+            next: 0,
+            held: [],
+            heldBytes: 0,
+          },
+          // The oldest stream makes room; it ends at once, whatever its
+          // reader has yet to read.
+          release: this.#pool.admit({
+            lastUsed: () => since,
+            evict: () => this.#end(opened, "closed to make room"),
+          }),
+        };
+        feed = opened;
+        this.#feeds.add(opened);
         this.#ping ??= setInterval(() => this.#send(": ping\n\n"), PING_MS);
       },
-      cancel: () => this.#drop(self),
+      pull: () => {
+        if (feed) this.#pump(feed);
+      },
+      cancel: () => {
+        if (feed) this.#drop(feed);
+      },
     }, new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }));
   }
 
   /** Ends every open stream; no event is taken in afterwards. */
   close(): void {
     this.#closed = true;
-    for (const controller of this.#streams) {
+    for (const feed of [...this.#feeds]) {
+      this.#drop(feed);
       try {
-        controller.close();
+        feed.controller.close();
       } catch {
         // Already closed by the peer.
       }
     }
-    this.#streams.clear();
     clearInterval(this.#ping);
     this.#ping = undefined;
   }
@@ -160,29 +225,65 @@ export class History {
     }
   }
 
-  #drop(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    this.#streams.delete(controller);
-    if (this.#streams.size === 0) {
+  /** Sends a replaying stream kept records while its reader wants more, then what came meanwhile. */
+  #pump(feed: Feed): void {
+    const replay = feed.replay;
+    if (!replay || !this.#feeds.has(feed)) return;
+    const controller = feed.controller;
+    while (replay.next < replay.records.length) {
+      if ((controller.desiredSize ?? 0) <= 0) return;
+      const { record, ended } = replay.records[replay.next++];
+      for (const chunk of recordFrames(record, ended)) {
+        controller.enqueue(chunk);
+      }
+    }
+    for (const chunk of replay.held) controller.enqueue(chunk);
+    feed.replay = undefined;
+  }
+
+  #drop(feed: Feed): void {
+    if (!this.#feeds.delete(feed)) return;
+    feed.release();
+    if (this.#feeds.size === 0) {
       clearInterval(this.#ping);
       this.#ping = undefined;
     }
   }
 
+  /** Drops `feed` and errors its stream: what it had queued is discarded and its connection ends. */
+  #end(feed: Feed, why: string): void {
+    this.#drop(feed);
+    try {
+      feed.controller.error(new Error(why));
+    } catch {
+      // Already closed.
+    }
+  }
+
   #broadcast(event: HostEvent): void {
-    if (this.#streams.size > 0) this.#send(frame(event));
+    if (this.#feeds.size > 0) this.#send(frame(event));
   }
 
   #send(chunk: Uint8Array | string): void {
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
-    for (const controller of [...this.#streams]) {
-      try {
-        if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) {
-          controller.error(new Error("the reader fell too far behind"));
-          throw new Error("dropped");
+    for (const feed of [...this.#feeds]) {
+      const replay = feed.replay;
+      if (replay) {
+        replay.held.push(bytes);
+        replay.heldBytes += bytes.byteLength;
+        if (replay.heldBytes > MAX_QUEUED_BYTES) {
+          this.#end(feed, "the reader fell too far behind");
         }
-        controller.enqueue(bytes);
+        continue;
+      }
+      if ((feed.controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) {
+        this.#end(feed, "the reader fell too far behind");
+        continue;
+      }
+      try {
+        feed.controller.enqueue(bytes);
       } catch {
-        this.#drop(controller);
+        this.#drop(feed);
       }
     }
   }

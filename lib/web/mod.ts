@@ -68,7 +68,11 @@ import {
   WebSessions,
 } from "./_session.ts";
 import { HttpError, type Mount, type Scope } from "../http/mod.ts";
-import { readAtMost } from "../common/mod.ts";
+import {
+  callerStringProblem,
+  readAtMost,
+  type StreamPool,
+} from "../common/mod.ts";
 
 export type { WebHost } from "./_api.ts";
 
@@ -102,6 +106,12 @@ export interface WebOptions {
   codeLifetimeMs?: number;
   /** The clock codes expire by, in milliseconds (default `Date.now`). */
   now?: () => number;
+  /**
+   * The pool that caps open event streams, shared with the server's other
+   * event streams (MCP's); when it is full, the least recently used
+   * stream is closed to make room. Default: a pool of 32 of their own.
+   */
+  streams?: StreamPool;
 }
 
 /**
@@ -241,7 +251,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
   const { host } = options;
   const prefix = pagePrefix();
   const assets = new Assets();
-  const history = new History(options.historyLimit ?? 200);
+  const history = new History(options.historyLimit ?? 200, options.streams);
   const unsubscribe = host.subscribe((event) => history.add(event));
   const sessions = new WebSessions(
     options.codeLifetimeMs ?? CODE_LIFETIME_MS,
@@ -282,6 +292,8 @@ export function createWebHandler(options: WebOptions): WebHandler {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return secured(methodNotAllowed("GET", "GET, HEAD"));
     }
+    const long = callerStringProblem("the file name in the path", name);
+    if (long !== undefined) return secured(jsonResponse(400, { error: long }));
     const asset = await assets.get(name).catch(() => undefined);
     if (asset === undefined) {
       return secured(jsonResponse(404, { error: `no web UI file "${name}"` }));
