@@ -135,6 +135,7 @@ export {
   isLoopbackHostHeader,
   type ListedTool,
   type Mount,
+  type Scope,
 } from "./lib/http/mod.ts";
 export {
   isSecretName,

@@ -87,7 +87,7 @@ Deno.test("the daemon prints its 0600 token file and URL, and SIGTERM exits 0 (D
   try {
     assert.match(
       daemon.stdout(),
-      /^token file: .+\nweb ui: http:\/\/127\.0\.0\.1:\d+\/#code=[0-9a-f]{64}\nlistening on http:\/\/127\.0\.0\.1:\d+\n$/,
+      /^token file: .+\nweb ui: http:\/\/127\.0\.0\.1:\d+\/w\/[0-9a-f]{32}\/#code=[0-9a-f]{64}\nlistening on http:\/\/127\.0\.0\.1:\d+\n$/,
     );
     assert.ok(daemon.tokenFile);
     assert.match(daemon.tokenFile!, /\/beeuni\/daemon\/[0-9a-f]{64}\.token$/);

@@ -331,3 +331,84 @@ Deno.test("createHandler() hands paths under a mount to its handler, behind the 
   await notUnder.body?.cancel();
   assert.deepEqual(seen, ["/mcp/narrow"]);
 });
+
+Deno.test("createHandler() accepts a scope's credential only under its prefix, whose mounts and routes see the path without it (D7)", async () => {
+  const asked: string[] = [];
+  const logs: string[] = [];
+  const handler = createHandler({
+    host: fakeHost(),
+    token: TOKEN,
+    log: (line) => logs.push(line),
+    mounts: [{
+      prefix: "/",
+      bearer: false,
+      handler: (_request, url) =>
+        url.pathname === "/"
+          ? Promise.resolve(new Response("outside"))
+          : undefined,
+    }],
+    scope: {
+      prefix: "/s/secret/",
+      mounts: [{
+        prefix: "/",
+        bearer: false,
+        handler: (_request, url) =>
+          url.pathname === "/"
+            ? Promise.resolve(new Response("inside"))
+            : undefined,
+      }],
+      authorize: (request, url) => {
+        asked.push(url.pathname);
+        return request.headers.get("x-pass") === "yes";
+      },
+      headers: { "referrer-policy": "no-referrer" },
+    },
+  });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    handler(
+      new Request(`http://127.0.0.1:8787${path}`, {
+        headers: { host: "127.0.0.1:8787", ...headers },
+      }),
+    );
+  const pass = { "x-pass": "yes" };
+
+  const inside = await get("/s/secret/");
+  assert.equal(await inside.text(), "inside");
+  assert.equal(inside.headers.get("referrer-policy"), "no-referrer");
+  assert.equal(await (await get("/")).text(), "outside");
+  const health = await get("/s/secret/beeuni/health", pass);
+  assert.equal(health.status, 200);
+  assert.equal((await health.json()).ok, true);
+  assert.deepEqual(asked, ["/beeuni/health"]);
+  // The same credential outside the prefix is never asked about, nor taken.
+  const outside = await get("/beeuni/health", pass);
+  assert.equal(outside.status, 401);
+  assert.equal(outside.headers.get("referrer-policy"), null);
+  await outside.body?.cancel();
+  assert.deepEqual(asked, ["/beeuni/health"]);
+  // Without it, 401 under the prefix too, logged without the prefix.
+  const refused = await get("/s/secret/beeuni/health");
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get("referrer-policy"), "no-referrer");
+  await refused.body?.cancel();
+  // The bearer token opens the routes in and out of the prefix.
+  for (const path of ["/beeuni/health", "/s/secret/beeuni/health"]) {
+    const response = await get(path, AUTH);
+    assert.equal(response.status, 200, path);
+    await response.body?.cancel();
+  }
+  // Near misses are outside the prefix.
+  for (const path of ["/s/secret", "/s/secretx/beeuni/health"]) {
+    const response = await get(path, pass);
+    assert.equal(response.status, 401, path);
+    await response.body?.cancel();
+  }
+  assert.ok(logs.length >= 3);
+  assert.ok(
+    logs.includes(
+      "[http] 401 GET <secret prefix>/beeuni/health: missing or wrong bearer token",
+    ),
+    logs.join("\n"),
+  );
+  assert.ok(!logs.some((line) => line.includes("/s/secret/")), logs.join("\n"));
+});

@@ -353,7 +353,12 @@ Deno.test("every caller string is at most 400 characters: longer ones are refuse
       ],
       [
         "web UI file name",
-        get(`/ui/${LONG}`),
+        // The page's files are served under the secret path it printed.
+        get(
+          `${
+            new URL(/^web ui: (\S+)$/m.exec(daemon.stdout())![1]).pathname
+          }ui/${LONG}`,
+        ),
         tooLong("the file name in the path"),
       ],
     ];

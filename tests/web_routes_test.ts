@@ -13,11 +13,13 @@ import {
   CONTENT_SECURITY_POLICY,
   createWebHandler,
   webMounts,
+  webScope,
 } from "../lib/web/mod.ts";
 
 const TOKEN = "web-routes-token-0123456789";
 /** The origin of the page the handler serves in these tests. */
 const PAGE = "http://127.0.0.1:8787";
+const POST_X: RequestInit = { method: "POST", body: "x" };
 const CHART = `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`;
 
 const MANIFEST = `tools:
@@ -51,11 +53,13 @@ async function setUp() {
   // The clock one-time codes expire by, moved by the tests.
   const clock = { now: 1_000_000 };
   const web = createWebHandler({ host, now: () => clock.now });
+  const logs: string[] = [];
   const handler = createHandler({
     host,
     token: TOKEN,
     mounts: webMounts(web),
-    authorize: (request, url) => web.authorize(request, url),
+    scope: webScope(web),
+    log: (line) => logs.push(line),
   });
   const get = (path: string, init: RequestInit = {}) => {
     // A server fills the Host header in from the request; here it is set.
@@ -77,9 +81,12 @@ async function setUp() {
     });
     return await response.json();
   };
-  /** `POST /beeuni/web/session` with `code`, from the page's own Origin unless told. */
+  /** `path` under the page's secret prefix (`path` without its leading slash). */
+  const inPage = (path: string, init: RequestInit = {}) =>
+    get(`${web.prefix}${path}`, init);
+  /** `POST /w/…/beeuni/web/session` with `code`, from the page's own Origin unless told. */
   const signIn = (code: string, headers: Record<string, string> = {}) =>
-    get("/beeuni/web/session", {
+    inPage("beeuni/web/session", {
       method: "POST",
       headers: { origin: PAGE, "content-type": "application/json", ...headers },
       body: JSON.stringify({ code }),
@@ -95,7 +102,9 @@ async function setUp() {
     host,
     web,
     clock,
+    logs,
     get,
+    inPage,
     authed,
     call,
     signIn,
@@ -108,13 +117,18 @@ async function setUp() {
   };
 }
 
-Deno.test("the page, its scripts and its libraries are served without the token, each under a strict Content-Security-Policy (W1)", async () => {
+Deno.test("the page, its scripts and its libraries are served without the token under the secret path, each under a strict Content-Security-Policy and no Referer (W1)", async () => {
   await using ui = await setUp();
-  const page = await ui.get("/");
+  assert.match(ui.web.prefix, /^\/w\/[0-9a-f]{32}\/$/);
+  const page = await ui.inPage("");
   assert.equal(page.status, 200);
   assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
   const html = await page.text();
-  assert.match(html, /<script type="module" src="\/ui\/app\.js"><\/script>/);
+  // Relative addresses keep every request of the page under its path.
+  assert.match(html, /<script type="module" src="ui\/app\.js"><\/script>/);
+  assert.match(html, /<link rel="stylesheet" href="ui\/style\.css">/);
+  assert.match(html, /<meta name="referrer" content="no-referrer">/);
+  assert.doesNotMatch(html, /(src|href)="\//);
   assert.doesNotMatch(html, /<script>|<script type="module">|\son\w+=/);
   const csp = page.headers.get("content-security-policy")!;
   assert.equal(csp, CONTENT_SECURITY_POLICY);
@@ -128,13 +142,14 @@ Deno.test("the page, its scripts and its libraries are served without the token,
 
   for (
     const [path, type, text] of [
-      ["/ui/app.js", "text/javascript", "takeAddress"],
-      ["/ui/style.css", "text/css", ".tool-list"],
-      ["/ui/vendor/marked.js", "text/javascript", "marked"],
-      ["/ui/vendor/purify.js", "text/javascript", "DOMPurify"],
+      ["ui/app.js", "text/javascript", "takeCode"],
+      ["ui/api.js", "text/javascript", '"beeuni/web/session"'],
+      ["ui/style.css", "text/css", ".tool-list"],
+      ["ui/vendor/marked.js", "text/javascript", "marked"],
+      ["ui/vendor/purify.js", "text/javascript", "DOMPurify"],
     ]
   ) {
-    const response = await ui.get(path);
+    const response = await ui.inPage(path);
     assert.equal(response.status, 200, path);
     assert.equal(
       response.headers.get("content-type"),
@@ -144,38 +159,80 @@ Deno.test("the page, its scripts and its libraries are served without the token,
       response.headers.get("content-security-policy"),
       CONTENT_SECURITY_POLICY,
     );
+    assert.equal(response.headers.get("referrer-policy"), "no-referrer");
     assert.ok((await response.text()).includes(text), path);
   }
-  const head = await ui.get("/ui/app.js", { method: "HEAD" });
+  const head = await ui.inPage("ui/app.js", { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(await head.text(), "");
+  // Outside the secret path the page and its files are not served.
+  for (const path of ["/ui/app.js", "/ui/style.css", "/index.html"]) {
+    const outside = await ui.get(path);
+    assert.equal(outside.status, 401, path);
+    await outside.body?.cancel();
+  }
+});
+
+Deno.test("each start of the UI picks its own secret path; / and old addresses get a notice that names neither the path nor a credential (W1)", async () => {
+  await using ui = await setUp();
+  const other = createWebHandler({ host: ui.host });
+  try {
+    assert.match(other.prefix, /^\/w\/[0-9a-f]{32}\/$/);
+    assert.notEqual(other.prefix, ui.web.prefix);
+  } finally {
+    other.close();
+  }
+  // An old address (`/#code=…`, `/#token=…`) asks for `/`: the fragment stays in the browser.
+  const notice = await ui.get("/");
+  assert.equal(notice.status, 200);
+  assert.equal(notice.headers.get("content-type"), "text/html; charset=utf-8");
+  assert.equal(
+    notice.headers.get("content-security-policy"),
+    CONTENT_SECURITY_POLICY,
+  );
+  assert.equal(notice.headers.get("referrer-policy"), "no-referrer");
+  assert.equal(notice.headers.get("set-cookie"), null);
+  const html = await notice.text();
+  assert.match(
+    html.replace(/\s+/g, " "),
+    /Open the address on the daemon's <code>web ui:<\/code> line: it looks like <code>http:\/\/127\.0\.0\.1:&lt;port&gt;\/w\/…\/#code=…<\/code>/,
+  );
+  assert.match(html, /run <code>beeuni web<\/code> in the project/);
+  assert.doesNotMatch(html, /<script|\son\w+=|\/w\/[0-9a-f]/);
+  assert.ok(!html.includes(ui.web.prefix.slice(3, -1)));
+  assert.ok(!html.includes(TOKEN));
+  const head = await ui.get("/", { method: "HEAD" });
   assert.equal(head.status, 200);
   assert.equal(await head.text(), "");
 });
 
-Deno.test("only the page's own files are served: other paths under /ui/ are 404 and other methods 405", async () => {
+Deno.test("only the page's own files are served: other paths under ui/ are 404 and other methods 405", async () => {
   await using ui = await setUp();
   for (
     const path of [
-      "/ui/..%2fdeno.json",
-      "/ui/mod.ts",
-      "/ui/_assets.ts",
-      "/ui/assets/app.js",
-      "/ui/vendor/package.json",
-      "/ui/vendor/..%2f..%2fdeno.json",
-      "/ui/vendor/__proto__",
-      "/ui/constructor",
+      "ui/..%2fdeno.json",
+      "ui/mod.ts",
+      "ui/_assets.ts",
+      "ui/assets/app.js",
+      "ui/vendor/package.json",
+      "ui/vendor/..%2f..%2fdeno.json",
+      "ui/vendor/__proto__",
+      "ui/constructor",
     ]
   ) {
-    const response = await ui.get(path);
+    const response = await ui.inPage(path);
     assert.equal(response.status, 404, path);
     assert.match((await response.json()).error, /^no web UI file "/);
   }
-  const post = await ui.get("/", { method: "POST", body: "x" });
-  assert.equal(post.status, 405);
-  await post.body?.cancel();
-  // Paths that are neither the page nor its API (`/ui/%2e%2e/x` is `/x`)
-  // still need the token.
-  for (const path of ["/index.html", "/ui/%2e%2e/deno.json"]) {
-    const other = await ui.get(path);
+  for (const post of [ui.get("/", POST_X), ui.inPage("", POST_X)]) {
+    const response = await post;
+    assert.equal(response.status, 405);
+    await response.body?.cancel();
+  }
+  // Paths that are neither the page nor its API (`ui/%2e%2e/x` is `x`,
+  // and `../` leaves the secret path) still need a credential.
+  for (const path of ["index.html", "ui/%2e%2e/deno.json", "../ui/app.js"]) {
+    const other = await ui.inPage(path);
     assert.equal(other.status, 401, path);
     await other.body?.cancel();
   }
@@ -194,10 +251,16 @@ Deno.test("the page's API needs the bearer token and a loopback Host, like every
     });
     assert.equal(wrong.status, 401, path);
     await wrong.body?.cancel();
+    // Under the secret path too: knowing it is no credential.
+    const inPage = await ui.inPage(path.slice(1));
+    assert.equal(inPage.status, 401, path);
+    await inPage.body?.cancel();
   }
-  const foreign = await ui.get("/", { headers: { host: "evil.example" } });
-  assert.equal(foreign.status, 421);
-  await foreign.body?.cancel();
+  for (const path of ["/", `${ui.web.prefix}ui/app.js`]) {
+    const foreign = await ui.get(path, { headers: { host: "evil.example" } });
+    assert.equal(foreign.status, 421);
+    await foreign.body?.cancel();
+  }
   const unknown = await ui.authed("/ui/api/nothing");
   assert.equal(unknown.status, 404);
   await unknown.body?.cancel();
@@ -383,10 +446,14 @@ Deno.test("/ui/api/file serves only files a show call in the history named, insi
 
 // ---- signing in with a one-time code ---------------------------------------
 
-const COOKIE =
-  /^beeuni_session_8787=([0-9a-f]{64}); Path=\/; HttpOnly; SameSite=Strict$/;
+/** The `Set-Cookie` of a session for a page at `prefix`; its value is the first group. */
+function cookiePattern(port: number | string, prefix: string): RegExp {
+  return new RegExp(
+    `^beeuni_session_${port}=([0-9a-f]{64}); Path=${prefix}; HttpOnly; SameSite=Strict$`,
+  );
+}
 
-Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly and SameSite=Strict, named after the port, and a second use of the code is refused (W1)", async () => {
+Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly, SameSite=Strict, named after the port, for the secret path only, and a second use of the code is refused (W1)", async () => {
   await using ui = await setUp();
   const code = ui.web.issueCode();
   assert.match(code, /^[0-9a-f]{64}$/);
@@ -404,7 +471,7 @@ Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly and SameSit
     ],
   ];
   for (const [headers, why] of refusals) {
-    const response = await ui.get("/beeuni/web/session", {
+    const response = await ui.inPage("beeuni/web/session", {
       method: "POST",
       headers,
       body: JSON.stringify({ code }),
@@ -418,7 +485,7 @@ Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly and SameSit
   assert.equal(response.headers.get("cache-control"), "no-store");
   const cookie = response.headers.get("set-cookie")!;
   // A session cookie (no Expires, no Max-Age), not Secure: the page is plain http.
-  const [, value] = COOKIE.exec(cookie)!;
+  const [, value] = cookiePattern(8787, ui.web.prefix).exec(cookie)!;
   assert.notEqual(value, code);
   assert.notEqual(value, TOKEN);
 
@@ -430,7 +497,7 @@ Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly and SameSit
     "one-time code refused: it was used already, is over a minute old, or is not this daemon's; run `beeuni web` in the project for a fresh address",
   );
   for (const [body, status] of [["{}", 400], ["not json", 400]] as const) {
-    const bad = await ui.get("/beeuni/web/session", {
+    const bad = await ui.inPage("beeuni/web/session", {
       method: "POST",
       headers: { origin: PAGE },
       body,
@@ -441,10 +508,19 @@ Deno.test("a one-time code opens one session: Set-Cookie is HttpOnly and SameSit
   const big = await ui.signIn("x".repeat(2000));
   assert.equal(big.status, 413);
   await big.body?.cancel();
-  const get = await ui.get("/beeuni/web/session");
+  const get = await ui.inPage("beeuni/web/session");
   assert.equal(get.status, 405);
   assert.equal(get.headers.get("allow"), "POST");
   await get.body?.cancel();
+  // Signing in lives under the secret path only.
+  const outside = await ui.get("/beeuni/web/session", {
+    method: "POST",
+    headers: { origin: PAGE },
+    body: JSON.stringify({ code: ui.web.issueCode() }),
+  });
+  assert.equal(outside.status, 401);
+  assert.equal(outside.headers.get("set-cookie"), null);
+  await outside.body?.cancel();
 });
 
 Deno.test("a code is refused once its minute is over, whether printed or minted with the token (W1)", async () => {
@@ -453,8 +529,15 @@ Deno.test("a code is refused once its minute is over, whether printed or minted 
   const minted = await ui.authed("/beeuni/web/code", { method: "POST" });
   assert.equal(minted.status, 200);
   const body = await minted.json();
-  assert.match(body.url, /^http:\/\/127\.0\.0\.1:8787\/#code=[0-9a-f]{64}$/);
-  assert.equal(body.url, `${PAGE}/#code=${body.code}`);
+  assert.match(
+    body.url,
+    /^http:\/\/127\.0\.0\.1:8787\/w\/[0-9a-f]{32}\/#code=[0-9a-f]{64}$/,
+  );
+  assert.equal(body.url, `${PAGE}${ui.web.prefix}#code=${body.code}`);
+  assert.equal(
+    ui.web.address(PAGE).replace(/[0-9a-f]{64}$/, ""),
+    `${PAGE}${ui.web.prefix}#code=`,
+  );
   assert.equal(body.expiresInSeconds, 60);
   const late = ui.web.issueCode();
 
@@ -466,26 +549,29 @@ Deno.test("a code is refused once its minute is over, whether printed or minted 
     assert.equal(response.status, 401);
     assert.match((await response.json()).error, /is over a minute old/);
   }
-  // Minting needs the token: neither no credential nor the session will do.
+  // Minting needs the token: neither no credential nor the session will
+  // do, in or out of the secret path.
   const cookie = await ui.session();
   for (const headers of [{}, { cookie, origin: PAGE }] as HeadersInit[]) {
-    const response = await ui.get("/beeuni/web/code", {
-      method: "POST",
-      headers,
-    });
-    assert.equal(response.status, 401);
-    await response.body?.cancel();
+    for (
+      const path of ["/beeuni/web/code", `${ui.web.prefix}beeuni/web/code`]
+    ) {
+      const response = await ui.get(path, { method: "POST", headers });
+      assert.equal(response.status, 401, path);
+      await response.body?.cancel();
+    }
   }
 });
 
-Deno.test("the session cookie opens what the page calls, only from the page's own origin, and only this daemon's cookie name; a foreign Origin is refused on a state-changing route (D7)", async () => {
+Deno.test("the session cookie opens what the page calls, under the secret path only, only from the page's own origin, and only this daemon's cookie name; a foreign Origin is refused on a state-changing route (D7)", async () => {
   await using ui = await setUp();
   const cookie = await ui.session();
+  /** `path` (absolute, as outside the secret path) requested under it with the cookie. */
   const withCookie = (
     path: string,
     headers: Record<string, string> = {},
     init: RequestInit = {},
-  ) => ui.get(path, { ...init, headers: { cookie, ...headers } });
+  ) => ui.inPage(path.slice(1), { ...init, headers: { cookie, ...headers } });
   const post = (path: string, headers: Record<string, string>) =>
     withCookie(path, headers, {
       method: "POST",
@@ -515,6 +601,12 @@ Deno.test("the session cookie opens what the page calls, only from the page's ow
   // Calls and stops from the page carry its Origin.
   const called = await post("/beeuni/tools/echo", { origin: PAGE });
   assert.equal(called.status, 200);
+  // Every answer under the secret path sends no Referer onwards.
+  assert.equal(called.headers.get("referrer-policy"), "no-referrer");
+  assert.equal(
+    called.headers.get("content-security-policy"),
+    CONTENT_SECURITY_POLICY,
+  );
   assert.deepEqual(await called.json(), { output: "echo: hi" });
   const stopped = await post("/beeuni/sessions/s-web/stop", { origin: PAGE });
   assert.deepEqual(await stopped.json(), { stopped: 0 });
@@ -543,8 +635,47 @@ Deno.test("the session cookie opens what the page calls, only from the page's ow
   for (const headers of foreignReads) {
     const refused = await withCookie("/ui/api/tools", headers);
     assert.equal(refused.status, 403, JSON.stringify(headers));
+    assert.equal(refused.headers.get("referrer-policy"), "no-referrer");
     await refused.body?.cancel();
   }
+  // Outside the secret path the cookie opens nothing, even from the page's
+  // own origin: what another server of 127.0.0.1 could replay, had it the
+  // cookie, is refused.
+  ui.logs.length = 0;
+  for (
+    const [method, path] of [
+      ["GET", "/ui/api/tools"],
+      ["GET", "/ui/api/events"],
+      ["GET", "/beeuni/tools"],
+      ["GET", "/beeuni/health"],
+      ["POST", "/beeuni/tools/echo"],
+      ["POST", "/beeuni/sessions/s-web/stop"],
+    ]
+  ) {
+    const refused = await ui.get(path, {
+      method,
+      headers: { cookie, origin: PAGE, "sec-fetch-site": "same-origin" },
+      body: method === "POST"
+        ? JSON.stringify({
+          args: { text: "outside" },
+          sessionId: "s-web",
+          agent: "builder",
+        })
+        : undefined,
+    });
+    assert.equal(refused.status, 401, `${method} ${path}`);
+    assert.match((await refused.json()).error, /missing or wrong bearer token/);
+  }
+  // Refusals are logged without the secret path.
+  assert.equal(ui.logs.length, 6);
+  const inside = await withCookie("/beeuni/tools", { origin: "null" });
+  assert.equal(inside.status, 403);
+  await inside.body?.cancel();
+  assert.match(
+    ui.logs.at(-1)!,
+    /^\[http\] 403 GET <secret prefix>\/beeuni\/tools: the web UI's session works only/,
+  );
+  assert.ok(!ui.logs.join("\n").includes(ui.web.prefix), ui.logs.join("\n"));
   // None of the refused calls ran.
   await ui.call("echo", { text: "with the token" });
   const reader = (await ui.authed("/ui/api/events")).body!.getReader();
@@ -568,7 +699,7 @@ Deno.test("the session cookie opens what the page calls, only from the page's ow
       `beeuni_session_8787=${TOKEN}`,
     ]
   ) {
-    const refused = await ui.get("/ui/api/tools", {
+    const refused = await ui.inPage("ui/api/tools", {
       headers: { cookie: other },
     });
     assert.equal(refused.status, 401, other);
@@ -611,11 +742,30 @@ Deno.test("bearer auth still works on every route, with or without an Origin (D7
   }
 });
 
-/** Signs in to `daemon` with the code of its printed address; the `name=value` of its cookie. */
-async function signInTo(daemon: TestDaemon, address?: string): Promise<string> {
+/** A signed-in page: its address (up to the `#`) and the `name=value` of its cookie. */
+interface SignedIn {
+  page: string;
+  cookie: string;
+}
+
+/** The page and the code of `address`, by default the one `daemon` printed. */
+function addressOf(
+  daemon: TestDaemon,
+  address?: string,
+): { page: string; code: string } {
   address ??= /^web ui: (\S+)$/m.exec(daemon.stdout())![1];
-  const code = /#code=([0-9a-f]{64})$/.exec(address)![1];
-  const response = await fetch(`${daemon.url}/beeuni/web/session`, {
+  const [, page, code] = /^(.+\/)#code=([0-9a-f]{64})$/.exec(address)!;
+  return { page, code };
+}
+
+/** Signs in to `daemon` with the code of its printed address, or of `address`. */
+async function signInTo(
+  daemon: TestDaemon,
+  address?: string,
+): Promise<SignedIn> {
+  const { page, code } = addressOf(daemon, address);
+  assert.match(page, new RegExp(`^${daemon.url}/w/[0-9a-f]{32}/$`));
+  const response = await fetch(`${page}beeuni/web/session`, {
     method: "POST",
     headers: { origin: daemon.url, "content-type": "application/json" },
     body: JSON.stringify({ code }),
@@ -624,16 +774,14 @@ async function signInTo(daemon: TestDaemon, address?: string): Promise<string> {
   const cookie = response.headers.get("set-cookie")!;
   assert.match(
     cookie,
-    new RegExp(
-      `^beeuni_session_${daemon.port}=[0-9a-f]{64}; Path=/; HttpOnly; SameSite=Strict$`,
-    ),
+    cookiePattern(daemon.port, new URL(page).pathname),
   );
-  return cookie.split(";")[0];
+  return { page, cookie: cookie.split(";")[0] };
 }
 
-/** The status of `GET /ui/api/tools` on `daemon` with `cookie` (and no token). */
-async function withCookie(daemon: TestDaemon, cookie: string): Promise<number> {
-  const response = await fetch(`${daemon.url}/ui/api/tools`, {
+/** The status of `GET <page>ui/api/tools` with `cookie` (and no token). */
+async function withCookie(page: string, cookie: string): Promise<number> {
+  const response = await fetch(`${page}ui/api/tools`, {
     headers: { cookie },
   });
   await response.body?.cancel();
@@ -654,23 +802,34 @@ Deno.test("two daemons of one project answer one token, yet the session cookie o
       env,
     });
     assert.equal(b.token, a.token);
-    const cookieA = await signInTo(a);
-    const cookieB = await signInTo(b);
-    assert.equal(await withCookie(a, cookieA), 200);
-    assert.equal(await withCookie(b, cookieB), 200);
+    const signedA = await signInTo(a);
+    const signedB = await signInTo(b);
+    const [cookieA, cookieB] = [signedA.cookie, signedB.cookie];
+    // Each daemon's page has a secret path of its own.
+    assert.notEqual(
+      new URL(signedA.page).pathname,
+      new URL(signedB.page).pathname,
+    );
+    assert.equal(await withCookie(signedA.page, cookieA), 200);
+    assert.equal(await withCookie(signedB.page, cookieB), 200);
+    // The cookie opens nothing outside the page's path.
+    assert.equal(await withCookie(`${a.url}/`, cookieA), 401);
     // What a browser sends B: both cookies (one jar for every port), or
     // A's value under B's name.
     const valueA = cookieA.split("=")[1];
-    assert.equal(await withCookie(b, cookieA), 401);
+    assert.equal(await withCookie(signedB.page, cookieA), 401);
     assert.equal(
-      await withCookie(b, `beeuni_session_${b.port}=${valueA}`),
+      await withCookie(signedB.page, `beeuni_session_${b.port}=${valueA}`),
       401,
     );
-    assert.equal(await withCookie(a, `${cookieA}; ${cookieB}`), 200);
+    assert.equal(
+      await withCookie(signedA.page, `${cookieA}; ${cookieB}`),
+      200,
+    );
     // The used code is dead on both.
     for (const daemon of [a, b]) {
-      const code = /#code=([0-9a-f]{64})$/m.exec(daemon.stdout())![1];
-      const again = await fetch(`${daemon.url}/beeuni/web/session`, {
+      const { page, code } = addressOf(daemon);
+      const again = await fetch(`${page}beeuni/web/session`, {
         method: "POST",
         headers: { origin: daemon.url },
         body: JSON.stringify({ code }),
@@ -680,7 +839,7 @@ Deno.test("two daemons of one project answer one token, yet the session cookie o
     }
 
     // MCP takes the bearer token only.
-    const mcp = await fetch(`${a.url}/mcp`, {
+    const mcp = await fetch(`${signedA.page}mcp`, {
       method: "POST",
       headers: {
         cookie: cookieA,
@@ -692,14 +851,23 @@ Deno.test("two daemons of one project answer one token, yet the session cookie o
     });
     assert.equal(mcp.status, 401);
     await mcp.body?.cancel();
+    const outsideMcp = await fetch(`${a.url}/mcp`, {
+      method: "POST",
+      headers: { cookie: cookieA, origin: a.url },
+      body: "{}",
+    });
+    assert.equal(outsideMcp.status, 401);
+    await outsideMcp.body?.cancel();
     const client = new RawMcp(`${a.url}/mcp`, a.token);
     assert.equal((await client.initialize()).serverInfo.name, "beeuni");
 
     const printed = await beeuni(repo.dir, ["web"], { env });
     assert.equal(printed.code, 0, printed.stderr);
     const address = /^web ui: (\S+)\n$/.exec(printed.stdout)![1];
-    assert.ok(address.startsWith(`${b.url}/#code=`), address);
-    assert.equal(await withCookie(b, await signInTo(b, address)), 200);
+    // `beeuni web` learns the page's secret path from the daemon.
+    assert.ok(address.startsWith(`${signedB.page}#code=`), address);
+    const fresh = await signInTo(b, address);
+    assert.equal(await withCookie(fresh.page, fresh.cookie), 200);
   } finally {
     await Deno.remove(state, { recursive: true });
   }
@@ -722,17 +890,20 @@ Deno.test("with BEEUNI_DAEMON_TOKEN the daemon prints a one-time address, never 
     });
     assert.match(
       daemon.stdout(),
-      /^token: from BEEUNI_DAEMON_TOKEN\nweb ui: http:\/\/127\.0\.0\.1:\d+\/#code=[0-9a-f]{64}\nlistening on /,
+      /^token: from BEEUNI_DAEMON_TOKEN\nweb ui: http:\/\/127\.0\.0\.1:\d+\/w\/[0-9a-f]{32}\/#code=[0-9a-f]{64}\nlistening on /,
     );
     assert.ok(!daemon.stdout().includes(token));
-    assert.equal(await withCookie(daemon, await signInTo(daemon)), 200);
-    const page = await fetch(daemon.url + "/");
-    assert.equal(page.status, 200);
-    assert.equal(
-      page.headers.get("content-security-policy"),
-      CONTENT_SECURITY_POLICY,
-    );
-    await page.body?.cancel();
+    const signed = await signInTo(daemon);
+    assert.equal(await withCookie(signed.page, signed.cookie), 200);
+    for (const address of [signed.page, `${daemon.url}/`]) {
+      const page = await fetch(address);
+      assert.equal(page.status, 200);
+      assert.equal(
+        page.headers.get("content-security-policy"),
+        CONTENT_SECURITY_POLICY,
+      );
+      await page.body?.cancel();
+    }
 
     const unset = await beeuni(repo.dir, ["web"], {
       env: { XDG_STATE_HOME: state, BEEUNI_DAEMON_TOKEN: "" },
@@ -755,10 +926,9 @@ Deno.test("with BEEUNI_DAEMON_TOKEN the daemon prints a one-time address, never 
     });
     assert.equal(printed.code, 0, printed.stderr);
     const address = /^web ui: (\S+)\n$/.exec(printed.stdout)![1];
-    assert.equal(
-      await withCookie(daemon, await signInTo(daemon, address)),
-      200,
-    );
+    assert.ok(address.startsWith(`${signed.page}#code=`), address);
+    const fresh = await signInTo(daemon, address);
+    assert.equal(await withCookie(fresh.page, fresh.cookie), 200);
   } finally {
     await Deno.remove(state, { recursive: true });
   }

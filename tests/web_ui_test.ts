@@ -221,6 +221,11 @@ function uiAddress(daemon: TestDaemon): string {
   return /^web ui: (http:\/\/\S+)$/m.exec(daemon.stdout())![1];
 }
 
+/** The page's own address: `address` without its fragment (`http://127.0.0.1:P/w/<hex>/`). */
+function pageOf(address: string): string {
+  return address.slice(0, address.indexOf("#"));
+}
+
 async function pickTool(page: Page, name: string): Promise<void> {
   await page.click(`.tool-list button[data-tool="${name}"]`);
   await page.locator("#tool h2", { hasText: name }).waitFor();
@@ -270,14 +275,14 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
   let ui: WatchedPage | undefined;
   try {
     await t.step(
-      "the daemon prints one address with a one-time code in its fragment, never the token, and the page opens from it",
+      "the daemon prints one address under a secret path with a one-time code in its fragment, never the token, and the page opens from it",
       async () => {
         const address = uiAddress(daemon);
         assert.match(
           address,
-          /^http:\/\/127\.0\.0\.1:\d+\/#code=[0-9a-f]{64}$/,
+          /^http:\/\/127\.0\.0\.1:\d+\/w\/[0-9a-f]{32}\/#code=[0-9a-f]{64}$/,
         );
-        assert.ok(address.startsWith(`${daemon.url}/#code=`));
+        assert.ok(address.startsWith(`${daemon.url}/w/`));
         assert.ok(!daemon.stdout().includes(daemon.token));
         assert.ok(!daemon.stderr().includes(daemon.token));
         ui = await openPage(browser, address);
@@ -285,7 +290,7 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
         // The code leaves the address bar once the page has used it.
         assert.equal(
           await ui.page.evaluate(() => location.href),
-          `${daemon.url}/`,
+          pageOf(address),
         );
         await ui.page.locator("#live.ok").waitFor();
         // The page holds no credential a script could read.
@@ -754,8 +759,9 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
     );
 
     await t.step(
-      "a used code, a wrong one, an old #token= address and a bare address each say so and how to get a fresh address; `beeuni web` gives one",
+      "a used code, a wrong one and the page's address without a code each say so and how to get a fresh address; / and old addresses say where the address is; `beeuni web` gives one",
       async () => {
+        const page = pageOf(uiAddress(daemon));
         const fatalText = async (url: string) => {
           const other = await openPage(browser, url);
           try {
@@ -764,7 +770,7 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
             assert.equal(await other.page.locator("#app").isVisible(), false);
             assert.equal(
               await other.page.evaluate(() => location.href),
-              `${daemon.url}/`,
+              page,
             );
             return await fatal.textContent();
           } finally {
@@ -774,32 +780,52 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
         const fresh =
           /run `beeuni web` in the project \(or restart the daemon\)/;
         for (
-          const url of [
-            uiAddress(daemon),
-            `${daemon.url}/#code=${"0".repeat(64)}`,
-          ]
+          const url of [uiAddress(daemon), `${page}#code=${"0".repeat(64)}`]
         ) {
           const text = await fatalText(url);
           assert.match(text, /refused the one-time code in this address/);
           assert.match(text, fresh);
         }
-        // The page does not use the token of an old address.
-        const text = await fatalText(`${daemon.url}/#token=${daemon.token}`);
-        assert.match(text, /#token=… no longer open this page/);
-        assert.match(text, fresh);
-        const bare = await fatalText(`${daemon.url}/`);
+        const bare = await fatalText(page);
         assert.match(
           bare,
           /opens from the address on the daemon's "web ui:" line/,
         );
         assert.match(bare, fresh);
+        // `/`, and the addresses of old versions, show a notice: no page, no
+        // secret path, and the old token is not used.
+        for (
+          const url of [
+            `${daemon.url}/`,
+            `${daemon.url}/#token=${daemon.token}`,
+            `${daemon.url}/#code=${codeOf(uiAddress(daemon))}`,
+          ]
+        ) {
+          const other = await openPage(browser, url);
+          try {
+            const notice = await other.page.locator("#notice").textContent();
+            assert.match(
+              notice.replace(/\s+/g, " "),
+              /Open the address on the daemon's web ui: line: it looks like http:\/\/127\.0\.0\.1:<port>\/w\/…\/#code=…/,
+            );
+            assert.match(
+              await other.page.locator("body").textContent(),
+              /run beeuni web in the project/,
+            );
+            const html = await other.page.content();
+            assert.ok(!html.includes(new URL(page).pathname), url);
+            assert.deepEqual(other.errors, []);
+          } finally {
+            await other.close();
+          }
+        }
 
         const printed = await beeuni(repo.dir, ["web"], {
           env: { XDG_STATE_HOME: daemon.stateDir },
         });
         assert.equal(printed.code, 0, printed.stderr);
         const address = /^web ui: (http:\/\/\S+)\n$/.exec(printed.stdout)![1];
-        assert.ok(address.startsWith(`${daemon.url}/#code=`));
+        assert.ok(address.startsWith(`${page}#code=`));
         const other = await openPage(browser, address);
         try {
           await other.page.locator(".tool-list button").first().waitFor();
@@ -1098,7 +1124,7 @@ Deno.test("with a persistent Chromium profile the UI works and reloads, yet neit
       await echo(tabA.page, "from a");
       assert.equal(
         await tabA.page.evaluate(() => location.href),
-        `${a.url}/`,
+        pageOf(addressA),
       );
       // Daemon B signs in in the same cookie jar (one host, two ports).
       const tabB = await openTab(browser, addressB);
@@ -1122,8 +1148,20 @@ Deno.test("with a persistent Chromium profile the UI works and reloads, yet neit
     assert.deepEqual(
       cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.secure, c.path]),
       [
-        [`beeuni_session_${a.port}`, true, "Strict", false, "/"],
-        [`beeuni_session_${b.port}`, true, "Strict", false, "/"],
+        [
+          `beeuni_session_${a.port}`,
+          true,
+          "Strict",
+          false,
+          new URL(addressA).pathname,
+        ],
+        [
+          `beeuni_session_${b.port}`,
+          true,
+          "Strict",
+          false,
+          new URL(addressB).pathname,
+        ],
       ],
     );
     // Session cookies: gone when the browser closes.
@@ -1158,7 +1196,7 @@ Deno.test("with a persistent Chromium profile the UI works and reloads, yet neit
       JSON.stringify(found),
     );
     for (const [daemon, address] of [[a, addressA], [b, addressB]] as const) {
-      const again = await fetch(`${daemon.url}/beeuni/web/session`, {
+      const again = await fetch(`${pageOf(address)}beeuni/web/session`, {
         method: "POST",
         headers: { origin: daemon.url, "content-type": "application/json" },
         body: JSON.stringify({ code: codeOf(address) }),
@@ -1171,5 +1209,194 @@ Deno.test("with a persistent Chromium profile the UI works and reloads, yet neit
     await b.stop();
     await Deno.remove(profile, { recursive: true });
     await Deno.remove(state, { recursive: true });
+  }
+});
+
+// ---- another server on 127.0.0.1 -----------------------------------------
+
+/**
+ * A page a tool could serve on loopback as a "preview": it reports what
+ * the browser gave it (cookies, referrer, opener), then tries the
+ * daemon's routes with whatever cookies the browser would add.
+ */
+function previewPage(daemonUrl: string): string {
+  return `<!doctype html><html><head><title>Preview</title></head><body>
+<p>A preview.</p>
+<script>
+(async () => {
+  const daemon = ${JSON.stringify(daemonUrl)};
+  const via = new URLSearchParams(location.search).get("via");
+  const tries = [];
+  for (const [method, path] of [["POST", "/beeuni/tools/echo"], ["GET", "/ui/api/tools"], ["GET", "/beeuni/health"]]) {
+    try {
+      await fetch(daemon + path, {
+        method,
+        mode: "no-cors",
+        credentials: "include",
+        body: method === "POST" ? JSON.stringify({ args: { text: "stolen" }, sessionId: "stolen-" + via, agent: "any" }) : undefined,
+      });
+      tries.push(path);
+    } catch (error) {
+      tries.push(path + " failed: " + error.message);
+    }
+  }
+  await fetch("/report?" + new URLSearchParams({
+    via,
+    cookie: document.cookie,
+    referrer: document.referrer,
+    noOpener: String(window.opener === null),
+    tries: tries.join(" | "),
+  }));
+})();
+</script></body></html>`;
+}
+
+Deno.test("another server on 127.0.0.1, visited by the same browser directly, through a link in a tool's output and for an image in it, never gets the session cookie nor the page's secret path, and cannot use the session; the cookie outside that path opens nothing (W1, D7)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n  show: beeuni:show\n",
+    "tools/echo.ts": ECHO,
+  });
+  const daemon = await startDaemon(repo.dir, { args: ["--no-opencode"] });
+  // Stands in for a tool's listener: it records every request it gets.
+  await using other = serve((seen) => {
+    if (seen.path === "/preview") {
+      return new Response(previewPage(daemon.url), {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+    }
+    if (seen.path === "/pic.svg") {
+      return new Response(CHART, {
+        headers: { "content-type": "image/svg+xml" },
+      });
+    }
+    return new Response("ok");
+  });
+  const profile = await Deno.makeTempDir({ prefix: "beeuni_profile_" });
+  try {
+    const address = uiAddress(daemon);
+    const page = pageOf(address);
+    const secret = new URL(page).pathname.split("/")[2];
+    const reports = (via: string) =>
+      other.seen.filter((seen) =>
+        seen.path === "/report" && seen.params.get("via") === via
+      );
+    let cookies: Cookie[] = [];
+    const browser: Browser = await launchPersistentChromium(profile);
+    try {
+      const tab = await openTab(browser, address);
+      await tab.page.locator(".tool-list button").first().waitFor();
+      const shown = await runJson(tab.page, "show", {
+        type: "markdown",
+        content:
+          `# Preview ready\n\n[Open the preview](${other.url}/preview?via=link)\n\n![chart](${other.url}/pic.svg)`,
+      });
+      const link = shown.locator(".markdown a", {
+        hasText: "Open the preview",
+      });
+      await link.waitFor();
+      assert.equal(await link.getAttribute("rel"), "noopener noreferrer");
+      await waitFor(
+        "the image from the other server",
+        () => other.seen.some((seen) => seen.path === "/pic.svg"),
+      );
+      // A click on the link in the output opens the other server in a new tab.
+      const [opened] = await Promise.all([
+        browser.waitForEvent("page"),
+        link.click(),
+      ]);
+      await waitFor(
+        "the linked page's report",
+        () => reports("link").length > 0,
+      );
+      await opened.close();
+      // So does typing its address.
+      const direct = await openTab(browser, `${other.url}/preview?via=direct`);
+      await waitFor(
+        "the visited page's report",
+        () => reports("direct").length > 0,
+      );
+      await direct.close();
+      // The session still works in the page, and none of the other
+      // server's tries ran a tool: the history shows this call and no other.
+      await runJson(tab.page, "echo", { text: "still signed in" });
+      assert.equal(await outputText(tab.page), "echo: still signed in");
+      await tab.page.locator('#calls li[data-tool="echo"]').first().waitFor();
+      assert.equal(
+        await tab.page.locator("#calls li", { hasText: "stolen" }).count(),
+        0,
+      );
+      assert.deepEqual(tab.errors, []);
+      cookies = await browser.cookies();
+    } finally {
+      await browser.close();
+    }
+
+    // What the other server got: no cookie, no referrer, no opener, and
+    // nothing that names the secret path or the session.
+    assert.equal(cookies.length, 1);
+    const session = cookies[0].value;
+    assert.deepEqual(
+      [cookies[0].path, cookies[0].httpOnly, cookies[0].sameSite],
+      [new URL(page).pathname, true, "Strict"],
+    );
+    for (const via of ["link", "direct"]) {
+      const [report] = reports(via);
+      assert.deepEqual(
+        Object.fromEntries(report.params),
+        {
+          via,
+          cookie: "",
+          referrer: "",
+          noOpener: "true",
+          tries: "/beeuni/tools/echo | /ui/api/tools | /beeuni/health",
+        },
+      );
+    }
+    const paths = other.seen.map((seen) => seen.path);
+    assert.ok(paths.includes("/pic.svg") && paths.includes("/preview"));
+    for (const seen of other.seen) {
+      const where = `${seen.method} ${seen.url.pathname}${seen.url.search}`;
+      assert.equal(seen.headers.get("cookie"), null, where);
+      if (seen.path === "/preview" || seen.path === "/pic.svg") {
+        assert.equal(seen.headers.get("referer"), null, where);
+      }
+      const everything = [where, ...seen.headers.entries()].join("\n");
+      for (const value of [secret, session, daemon.token]) {
+        assert.ok(!everything.includes(value), where);
+      }
+    }
+    // The other page's tries reached the daemon without the cookie.
+    assert.match(
+      daemon.stderr(),
+      /\[http\] 401 POST \/beeuni\/tools\/echo: missing or wrong bearer token/,
+    );
+
+    // Had it the cookie, without the secret path it opens nothing.
+    const cookie = `${cookies[0].name}=${session}`;
+    const replay = (url: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          cookie,
+          origin: daemon.url,
+          "sec-fetch-site": "same-origin",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          args: { text: "replayed" },
+          sessionId: "replayed",
+          agent: "any",
+        }),
+      });
+    const outside = await replay(`${daemon.url}/beeuni/tools/echo`);
+    assert.equal(outside.status, 401);
+    assert.match((await outside.json()).error, /missing or wrong bearer token/);
+    // The same cookie under the path works: the refusal was for the path.
+    const inside = await replay(`${page}beeuni/tools/echo`);
+    assert.equal(inside.status, 200);
+    assert.deepEqual(await inside.json(), { output: "echo: replayed" });
+  } finally {
+    await daemon.stop();
+    await Deno.remove(profile, { recursive: true });
   }
 });

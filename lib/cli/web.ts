@@ -24,11 +24,13 @@ export const webCommand: Command = {
 Asks the project's running daemon (the newest one, when several run) for a
 fresh address of its web UI and prints it:
 
-  web ui: http://127.0.0.1:8787/#code=…
+  web ui: http://127.0.0.1:8787/w/…/#code=…
 
-The address carries a one-time code, never the daemon's token: it opens the
-page once, within a minute, and the page then keeps a session cookie until
-the browser or the daemon stops (a reload keeps working). Run it again for
+The page lives under a secret path the daemon picks at each start (the
+daemon tells it, and no file holds it). The address carries a one-time code,
+never the daemon's token: it opens the page once, within a minute, and the
+page then keeps a session cookie, sent only under that path, until the
+browser or the daemon stops (a reload keeps working). Run it again for
 another browser or tab that has no session.
 
 The daemon's token is read from its token file, or from BEEUNI_DAEMON_TOKEN

@@ -27,7 +27,12 @@ import {
   type Server,
 } from "../runtime/mod.ts";
 import { createMcpHttp } from "../mcp/mod.ts";
-import { createWebHandler, type WebHandler, webMounts } from "../web/mod.ts";
+import {
+  createWebHandler,
+  type WebHandler,
+  webMounts,
+  webScope,
+} from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
 import { reloadLogger } from "./_reload_log.ts";
@@ -215,8 +220,8 @@ export async function startDaemon(
       { prefix: "/mcp", handler: (request, url) => mcp.handle(request, url) },
       ...webMounts(web),
     ],
-    // The web UI's session cookie opens what the page calls.
-    authorize: (request, url) => web.authorize(request, url),
+    // The web UI's secret path: its session cookie opens what the page calls there.
+    scope: webScope(web),
     log,
   });
   let server: Server;
@@ -303,8 +308,9 @@ export async function startDaemon(
       ? `token file: ${token.file}\n`
       : "token: from BEEUNI_DAEMON_TOKEN\n",
   );
-  // A one-time code, never the token: browsers keep the addresses they visit.
-  io.stdout(`web ui: ${url}/#code=${web.issueCode()}\n`);
+  // A one-time code, never the token: browsers keep the addresses they
+  // visit. The page's secret path is printed here and nowhere else.
+  io.stdout(`web ui: ${web.address(url)}\n`);
   io.stdout(`listening on ${url}\n`);
 
   let closing: Promise<void> | undefined;

@@ -4,8 +4,9 @@
  * (`Deno.serve`, `Bun.serve`, `node:http`) serves the same function.
  *
  * Every request must come with a loopback `Host` header and the daemon's
- * bearer token (D7), or another credential `authorize` accepts (the web
- * UI's session cookie). Routes:
+ * bearer token (D7); under a secret path prefix (`scope`, the web UI's),
+ * another credential may stand in for the token (the web UI's session
+ * cookie). Routes:
  *
  * | method | path | answer |
  * | --- | --- | --- |
@@ -58,6 +59,30 @@ export interface Mount {
   bearer?: boolean;
 }
 
+/**
+ * A secret path prefix (the web UI's `/w/<random>/`) whose requests another
+ * credential than the bearer token may open: that credential works there
+ * and nowhere else. Under the prefix, `mounts` and then the `/beeuni/`
+ * routes answer, each seeing the path without the prefix
+ * (`/w/…/beeuni/health` is `/beeuni/health`); the handler's own `mounts`
+ * are not asked.
+ */
+export interface Scope {
+  /** The prefix: starts and ends with `/`, e.g. `/w/0f3a…/`. */
+  prefix: string;
+  /** Handlers asked, in order, about paths under the prefix (seen without it). */
+  mounts: Mount[];
+  /**
+   * Another credential, asked about a request under the prefix that lacks
+   * the bearer token: true when it carries one valid for its path (seen
+   * without the prefix). It may throw an {@linkcode HttpError} to refuse the
+   * request with that status (a session cookie sent from a foreign page).
+   */
+  authorize: (request: Request, url: URL) => boolean;
+  /** Headers set on every response under the prefix, refusals included. */
+  headers?: Record<string, string>;
+}
+
 /** How the handler behaves. */
 export interface HandlerOptions {
   /** The host that runs the tools. */
@@ -68,17 +93,17 @@ export interface HandlerOptions {
   maxBodyBytes?: number;
   /** Skip the loopback `Host` header check (only with `--allow-remote`). */
   allowAnyHost?: boolean;
-  /** Handlers of other paths, checked in order before the `/beeuni/` routes. */
+  /** Handlers of other paths, checked in order before the `/beeuni/` routes (not under `scope`). */
   mounts?: Mount[];
-  /**
-   * Another credential than the bearer token, asked about a request that
-   * needs the token and lacks it: true when the request carries one valid
-   * for its path. It may throw an {@linkcode HttpError} to refuse the
-   * request with that status (a session cookie sent from a foreign page).
-   */
-  authorize?: (request: Request, url: URL) => boolean;
+  /** A secret path prefix where another credential may stand in for the token. */
+  scope?: Scope;
   /** Receives one line per refused request (no token, argument or secret in it). */
   log?: (line: string) => void;
+}
+
+/** The path as logs show it: a scope's secret prefix stays out of them. */
+function logPath(url: URL, scope: Scope | undefined): string {
+  return scope ? `<secret prefix>${url.pathname}` : url.pathname;
 }
 
 function under(prefix: string, path: string): boolean {
@@ -105,18 +130,24 @@ export function createHandler(
     callerWatch(),
   );
 
-  async function answer(request: Request, url: URL): Promise<Response> {
+  async function answer(
+    request: Request,
+    url: URL,
+    scope: Scope | undefined,
+  ): Promise<Response> {
     let checked: boolean | undefined;
     const authed = () =>
       checked ??= authorized(request.headers.get("authorization")) ||
-        (options.authorize?.(request, url) ?? false);
+        (scope?.authorize(request, url) ?? false);
     const refuse = () => {
       log(
-        `[http] 401 ${request.method} ${url.pathname}: missing or wrong bearer token`,
+        `[http] 401 ${request.method} ${
+          logPath(url, scope)
+        }: missing or wrong bearer token`,
       );
       return unauthorized();
     };
-    for (const mount of mounts) {
+    for (const mount of scope?.mounts ?? mounts) {
       if (!under(mount.prefix, url.pathname)) continue;
       if (mount.bearer !== false && !authed()) return refuse();
       const response = mount.handler(request, url);
@@ -127,14 +158,12 @@ export function createHandler(
       json(404, { error: `no route for ${request.method} ${url.pathname}` });
   }
 
-  return async function handle(request: Request): Promise<Response> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return json(400, { error: "malformed request URL" });
-    }
-    const where = `${request.method} ${url.pathname}`;
+  async function respond(
+    request: Request,
+    url: URL,
+    scope: Scope | undefined,
+  ): Promise<Response> {
+    const where = `${request.method} ${logPath(url, scope)}`;
     if (!options.allowAnyHost) {
       const refused = checkHost(request);
       if (refused) {
@@ -145,7 +174,7 @@ export function createHandler(
     try {
       // No route takes a long query parameter: none reaches a log or a reply.
       checkQuery(url);
-      return await answer(request, url);
+      return await answer(request, url, scope);
     } catch (error) {
       if (error instanceof HttpError) {
         log(`[http] ${error.status} ${where}: ${error.message}`);
@@ -155,5 +184,27 @@ export function createHandler(
       log(`[http] 500 ${where}: ${message}`);
       return json(500, { error: `internal error: ${message}` });
     }
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return json(400, { error: "malformed request URL" });
+    }
+    const scope = options.scope !== undefined &&
+        url.pathname.startsWith(options.scope.prefix)
+      ? options.scope
+      : undefined;
+    if (scope) {
+      url = new URL(url);
+      url.pathname = url.pathname.slice(scope.prefix.length - 1);
+    }
+    const response = await respond(request, url, scope);
+    for (const [name, value] of Object.entries(scope?.headers ?? {})) {
+      response.headers.set(name, value);
+    }
+    return response;
   };
 }

@@ -14,6 +14,7 @@ export {
   type HostOutcome,
   type ListedTool,
   type Mount,
+  type Scope,
 } from "./create_handler.ts";
 export { type CallBody, HttpError, parseCallBody } from "./call_body.ts";
 export { isLoopbackHostHeader } from "../common/mod.ts";

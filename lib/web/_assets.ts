@@ -7,9 +7,10 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-/** The files of `assets/` the page loads, by the name they are served under. */
+/** The files of `assets/` the page loads, by the name they are served under, and the notice served at `/`. */
 export const ASSET_NAMES: readonly string[] = [
   "index.html",
+  "notice.html",
   "style.css",
   "app.js",
   "api.js",

@@ -1,7 +1,8 @@
 // How a browser signs in to the web UI without the daemon's token ever
 // reaching it: the daemon prints (or mints for a bearer) a one-time code,
-// the page trades it for a session value held in an HttpOnly cookie, and
-// the cookie then opens the page's routes, from the daemon's own page only.
+// the page trades it for a session value held in an HttpOnly cookie scoped
+// to the page's secret path, and the cookie then opens the page's routes
+// under that path, from the daemon's own page only.
 
 import { randomBytes } from "node:crypto";
 import { secretEqual } from "../common/mod.ts";
@@ -19,6 +20,16 @@ const encoder = new TextEncoder();
 interface Code {
   bytes: Uint8Array;
   expiresAt: number;
+}
+
+/**
+ * A fresh secret path for the page: `/w/<32 hex>/` (16 random bytes).
+ * Browsers send a cookie to every server of a host whatever its port, but
+ * only for the paths under the cookie's `Path`: another server on
+ * 127.0.0.1 gets the session cookie only if it knows this path.
+ */
+export function pagePrefix(): string {
+  return `/w/${randomBytes(16).toString("hex")}/`;
 }
 
 /** The index in `held` of the value equal to `given`, comparing with each in constant time. */
@@ -113,9 +124,19 @@ export function cookieName(request: Request): string {
   return `beeuni_session_${port || "80"}`;
 }
 
-/** The `Set-Cookie` value holding `session`: HttpOnly, SameSite=Strict, for the browser's session only. */
-export function sessionCookie(request: Request, session: string): string {
-  return `${cookieName(request)}=${session}; Path=/; HttpOnly; SameSite=Strict`;
+/**
+ * The `Set-Cookie` value holding `session`, sent only to paths under
+ * `path` (the page's secret prefix): HttpOnly, SameSite=Strict, for the
+ * browser's session only.
+ */
+export function sessionCookie(
+  request: Request,
+  session: string,
+  path: string,
+): string {
+  return `${
+    cookieName(request)
+  }=${session}; Path=${path}; HttpOnly; SameSite=Strict`;
 }
 
 /** Every value the request's `Cookie` header gives the cookie `name`. */

@@ -1,42 +1,49 @@
 /**
- * The web UI the daemon serves at `/` (W1–W3): a page to pick an agent, see
- * its tools, call them from a form generated from their JSON Schema, watch
+ * The web UI the daemon serves (W1–W3): a page to pick an agent, see its
+ * tools, call them from a form generated from their JSON Schema, watch
  * every call the daemon runs, and see the Beeuni tools' output in their own
  * views.
  *
- * The page and its static files are served without the token. The daemon
- * prints an address carrying a one-time code in its fragment
- * (`/#code=…`, never sent to a server); the page trades the code for a
- * session cookie (`HttpOnly`, `SameSite=Strict`, named after the port), so
- * the daemon's token never reaches the browser. The code works once, within
- * a minute; a bearer mints fresh ones. The cookie opens the page's API and
- * the daemon's `/beeuni/` routes, from the daemon's own page only (its
- * `Origin`), until the daemon stops. Every response carries a strict
- * Content-Security-Policy.
+ * The page lives under a secret path, new at each start
+ * (`/w/<32 hex>/`), and everything it calls with its session is under that
+ * path too. The daemon prints the page's address with a one-time code in
+ * its fragment (`/w/…/#code=…`, never sent to a server); the page trades
+ * the code for a session cookie (`HttpOnly`, `SameSite=Strict`, named
+ * after the port, `Path` the secret path), so the daemon's token never
+ * reaches the browser, and a browser sends the cookie to no other server
+ * of 127.0.0.1 (cookies ignore ports, not paths). The code works once,
+ * within a minute; a bearer mints fresh ones. The cookie opens the page's
+ * API and the daemon's `/beeuni/` routes under the secret path only, from
+ * the daemon's own page only (its `Origin`), until the daemon stops. `/`
+ * says where the address is. Every response of the UI carries a strict
+ * Content-Security-Policy and `Referrer-Policy: no-referrer`.
  *
  * | method | path | answer | credential |
  * | --- | --- | --- | --- |
- * | GET | `/` | the page | none |
- * | GET | `/ui/<file>`, `/ui/vendor/<file>` | its scripts, styles and libraries | none |
- * | POST | `/beeuni/web/session` | `{ "code": C }` → 204 and the session cookie | the code |
+ * | GET | `/` | a page saying to open the printed address or run `beeuni web` | none |
+ * | GET | `/w/…/` | the page | none |
+ * | GET | `/w/…/ui/<file>`, `/w/…/ui/vendor/<file>` | its scripts, styles and libraries | none |
+ * | POST | `/w/…/beeuni/web/session` | `{ "code": C }` → 204 and the session cookie | the code |
+ * | GET | `/w/…/ui/api/tools?agent=A` | `{ agents, agent, tools, hidden, loadErrors, diagnostics }` | token or cookie |
+ * | GET | `/w/…/ui/api/events` | the history, then each call and reload, as server-sent events | token or cookie |
+ * | GET | `/w/…/ui/api/file?path=P` | a file a `show` call in the history named | token or cookie |
+ * | any | `/w/…/beeuni/…` | the daemon's routes, less `/beeuni/web/…` | token or cookie |
+ * | GET | `/ui/api/…` | the same API | token |
  * | POST | `/beeuni/web/code` | `{ url, code, expiresInSeconds }`: a fresh one-time address | token |
- * | GET | `/ui/api/tools?agent=A` | `{ agents, agent, tools, hidden, loadErrors, diagnostics }` | token or cookie |
- * | GET | `/ui/api/events` | the history, then each call and reload, as server-sent events | token or cookie |
- * | GET | `/ui/api/file?path=P` | a file a `show` call in the history named | token or cookie |
  *
  * @example Serve the UI beside the daemon's routes
  * ```ts ignore
  * import { createHandler } from "../http/mod.ts";
- * import { createWebHandler } from "./mod.ts";
+ * import { createWebHandler, webMounts, webScope } from "./mod.ts";
  *
  * const web = createWebHandler({ host });
  * const handler = createHandler({
  *   host,
  *   token,
  *   mounts: webMounts(web),
- *   authorize: (request, url) => web.authorize(request, url),
+ *   scope: webScope(web),
  * });
- * console.log(`web ui: http://127.0.0.1:8787/#code=${web.issueCode()}`);
+ * console.log(`web ui: ${web.address("http://127.0.0.1:8787")}`);
  * ```
  *
  * @module
@@ -56,10 +63,11 @@ import {
   CODE_LIFETIME_MS,
   cookieName,
   cookieValues,
+  pagePrefix,
   sessionCookie,
   WebSessions,
 } from "./_session.ts";
-import { HttpError, type Mount } from "../http/mod.ts";
+import { HttpError, type Mount, type Scope } from "../http/mod.ts";
 import {
   callerStringProblem,
   readAtMost,
@@ -106,21 +114,36 @@ export interface WebOptions {
   streams?: StreamPool;
 }
 
-/** The UI's routes, as the daemon's handler asks for them. */
+/**
+ * The UI's routes, as the daemon's handler asks for them. Paths under the
+ * page's secret prefix reach {@linkcode WebHandler.page},
+ * {@linkcode WebHandler.signIn}, {@linkcode WebHandler.api} and
+ * {@linkcode WebHandler.authorize} without it (`/w/…/ui/app.js` as
+ * `/ui/app.js`).
+ */
 export interface WebHandler {
+  /** The page's secret path, new at each start: `/w/<32 hex>/`. */
+  readonly prefix: string;
   /**
-   * The page and its static files (answered before the token check), or
-   * `undefined` when `url` is not one of them.
+   * The page and its static files under the secret prefix (answered
+   * without a credential), or `undefined` when `url` is not one of them.
    */
   page(request: Request, url: URL): Promise<Response> | undefined;
   /**
-   * The page's API under `/ui/api/` (answered after the token check), or
-   * `undefined` when `url` is not under it.
+   * `GET /` outside the secret prefix (answered without a credential): a
+   * page saying to open the printed address or run `beeuni web`;
+   * `undefined` for other paths.
+   */
+  notice(request: Request, url: URL): Promise<Response> | undefined;
+  /**
+   * The page's API under `/ui/api/` (answered after the credential check),
+   * or `undefined` when `url` is not under it.
    */
   api(request: Request, url: URL): Promise<Response> | undefined;
   /**
-   * `POST /beeuni/web/session` (answered without the token): trades a
-   * one-time code for the session cookie; `undefined` for other paths.
+   * `POST /beeuni/web/session` under the secret prefix (answered without a
+   * credential): trades a one-time code for the session cookie; `undefined`
+   * for other paths.
    */
   signIn(request: Request, url: URL): Promise<Response> | undefined;
   /**
@@ -129,27 +152,43 @@ export interface WebHandler {
    */
   mintCode(request: Request, url: URL): Promise<Response> | undefined;
   /**
-   * Whether `request` carries a live session cookie of this daemon for a
-   * path the cookie opens (the page's API and the `/beeuni/` routes, but
-   * not `/beeuni/web/code` nor MCP). Throws a 403 {@linkcode HttpError}
-   * when it does but comes from another page than the daemon's.
+   * Whether `request`, under the secret prefix, carries a live session
+   * cookie of this daemon for a path the cookie opens (the page's API and
+   * the `/beeuni/` routes, but not `/beeuni/web/code`). Throws a 403
+   * {@linkcode HttpError} when it does but comes from another page than
+   * the daemon's.
    */
   authorize(request: Request, url: URL): boolean;
-  /** A fresh one-time code, valid once within its lifetime (for the printed address). */
+  /** A fresh one-time code, valid once within its lifetime. */
   issueCode(): string;
+  /**
+   * The page's address on `origin` (`http://127.0.0.1:8787`) with a fresh
+   * one-time code: `<origin>/w/<32 hex>/#code=<code>`.
+   */
+  address(origin: string): string;
   /** Stops recording, ends the open event streams and forgets every session (call before the server shuts down). */
   close(): void;
 }
 
-/** Headers every response of the UI carries. */
+/**
+ * Headers every response of the UI carries: its Content-Security-Policy,
+ * and no `Referer` to wherever a link out of the page leads (the page's
+ * path is a secret).
+ */
+export const UI_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+  "x-frame-options": "DENY",
+});
+
+/** `response` with {@linkcode UI_HEADERS}. */
 function secured(response: Response): Response {
-  const headers = response.headers;
-  headers.set("content-security-policy", CONTENT_SECURITY_POLICY);
-  headers.set("x-content-type-options", "nosniff");
-  headers.set("referrer-policy", "no-referrer");
-  headers.set("cross-origin-opener-policy", "same-origin");
-  headers.set("cross-origin-resource-policy", "same-origin");
-  headers.set("x-frame-options", "DENY");
+  for (const [name, value] of Object.entries(UI_HEADERS)) {
+    response.headers.set(name, value);
+  }
   return response;
 }
 
@@ -210,6 +249,7 @@ function cookieOpens(path: string): boolean {
  */
 export function createWebHandler(options: WebOptions): WebHandler {
   const { host } = options;
+  const prefix = pagePrefix();
   const assets = new Assets();
   const history = new History(options.historyLimit ?? 200, options.streams);
   const unsubscribe = host.subscribe((event) => history.add(event));
@@ -217,6 +257,9 @@ export function createWebHandler(options: WebOptions): WebHandler {
     options.codeLifetimeMs ?? CODE_LIFETIME_MS,
     options.now ?? Date.now,
   );
+  /** The page's address on `origin` carrying `code`. */
+  const addressOf = (origin: string, code: string) =>
+    `${origin}${prefix}#code=${code}`;
   const refused = `one-time code refused: it was used already, is over ${
     duration(sessions.lifetimeMs)
   } old, or is not this daemon's; run \`beeuni web\` in the project for a fresh address`;
@@ -227,7 +270,10 @@ export function createWebHandler(options: WebOptions): WebHandler {
     const session = sessions.redeem(await readCode(request));
     if (session === undefined) throw new HttpError(401, refused);
     const response = new Response(null, { status: 204 });
-    response.headers.set("set-cookie", sessionCookie(request, session));
+    response.headers.set(
+      "set-cookie",
+      sessionCookie(request, session, prefix),
+    );
     response.headers.set("cache-control", "no-store");
     return response;
   }
@@ -236,7 +282,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
     if (request.method !== "POST") return methodNotAllowed("POST", "POST");
     const code = sessions.issueCode();
     return jsonResponse(200, {
-      url: `${url.origin}/#code=${code}`,
+      url: addressOf(url.origin, code),
       code,
       expiresInSeconds: Math.round(sessions.lifetimeMs / 1000),
     });
@@ -281,6 +327,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
   }
 
   return {
+    prefix,
     page(request, url) {
       const path = url.pathname;
       if (path === "/") return servePage(request, "index.html");
@@ -288,6 +335,10 @@ export function createWebHandler(options: WebOptions): WebHandler {
         return undefined;
       }
       return servePage(request, path.slice("/ui/".length));
+    },
+    notice(request, url) {
+      if (url.pathname !== "/") return undefined;
+      return servePage(request, "notice.html");
     },
     api(request, url) {
       if (!url.pathname.startsWith("/ui/api/")) return undefined;
@@ -314,6 +365,9 @@ export function createWebHandler(options: WebOptions): WebHandler {
     issueCode() {
       return sessions.issueCode();
     },
+    address(origin) {
+      return addressOf(origin, sessions.issueCode());
+    },
     close() {
       unsubscribe();
       history.close();
@@ -323,18 +377,13 @@ export function createWebHandler(options: WebOptions): WebHandler {
 }
 
 /**
- * The UI as mounts of the daemon's handler: the page's API under `/ui/api`
- * and minting codes behind the token, signing in, the page and its files
- * without it. Give the handler {@linkcode WebHandler.authorize} too, so
- * that the session cookie opens what the page calls.
+ * The UI's routes outside the secret prefix, as mounts of the daemon's
+ * handler: minting codes and the page's API behind the token, and at `/` a
+ * page saying where the address is. Give the handler
+ * {@linkcode webScope} too.
  */
 export function webMounts(web: WebHandler): Mount[] {
   return [
-    {
-      prefix: "/beeuni/web/session",
-      bearer: false,
-      handler: (request, url) => web.signIn(request, url),
-    },
     {
       prefix: "/beeuni/web/code",
       handler: (request, url) => web.mintCode(request, url),
@@ -343,7 +392,34 @@ export function webMounts(web: WebHandler): Mount[] {
     {
       prefix: "/",
       bearer: false,
-      handler: (request, url) => web.page(request, url),
+      handler: (request, url) => web.notice(request, url),
     },
   ];
+}
+
+/**
+ * The UI's secret prefix, as the daemon's handler's scope: the page, its
+ * files and signing in without a credential; the page's API and the
+ * daemon's `/beeuni/` routes with the token or the session cookie; every
+ * response with {@linkcode UI_HEADERS}.
+ */
+export function webScope(web: WebHandler): Scope {
+  return {
+    prefix: web.prefix,
+    mounts: [
+      {
+        prefix: "/beeuni/web/session",
+        bearer: false,
+        handler: (request, url) => web.signIn(request, url),
+      },
+      { prefix: "/ui/api", handler: (request, url) => web.api(request, url) },
+      {
+        prefix: "/",
+        bearer: false,
+        handler: (request, url) => web.page(request, url),
+      },
+    ],
+    authorize: (request, url) => web.authorize(request, url),
+    headers: { ...UI_HEADERS },
+  };
 }

@@ -1,7 +1,9 @@
 // Talking to the daemon. The page never holds the daemon's token: the
 // address the daemon prints carries a one-time code in its fragment (never
 // sent to a server), which the page trades for a session cookie the
-// browser keeps (HttpOnly: no script reads it) and sends on every request.
+// browser keeps (HttpOnly: no script reads it) and sends on every request
+// under the page's secret path. Every address here is relative, so it
+// stays under that path.
 
 /** A refused or failed request, with the daemon's status and message. */
 export class ApiError extends Error {
@@ -12,18 +14,13 @@ export class ApiError extends Error {
 }
 
 /**
- * What the address's fragment brought, which then leaves the address bar:
- * `{ code }` for `#code=…`, `{ token: true }` for an old `#token=…`
- * address (its token is not used), or `{}`.
+ * The one-time code the address's fragment brought (`#code=…`), which then
+ * leaves the address bar; `undefined` when there is none.
  */
-export function takeAddress() {
+export function takeCode() {
   const code = /(?:^#|&)code=([^&]*)/.exec(location.hash);
-  const token = /(?:^#|&)token=/.test(location.hash);
-  if (code || token) {
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  if (code) return { code: code[1] };
-  return token ? { token: true } : {};
+  if (code) history.replaceState(null, "", location.pathname + location.search);
+  return code?.[1];
 }
 
 async function request(path, init = {}) {
@@ -37,7 +34,7 @@ async function request(path, init = {}) {
 
 /** Trades a one-time code for the session cookie; throws the daemon's refusal. */
 export async function signIn(code) {
-  const response = await fetch("/beeuni/web/session", {
+  const response = await fetch("beeuni/web/session", {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json" },
@@ -69,7 +66,7 @@ export async function getJson(path) {
 
 /** Calls tool `name`; resolves to the HTTP status and the JSON answer. */
 export async function callTool(name, body) {
-  const response = await request(`/beeuni/tools/${encodeURIComponent(name)}`, {
+  const response = await request(`beeuni/tools/${encodeURIComponent(name)}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -86,7 +83,7 @@ export async function callTool(name, body) {
 /** Stops every running call of session `id`; resolves to how many. */
 export async function stopSession(id) {
   const response = await request(
-    `/beeuni/sessions/${encodeURIComponent(id)}/stop`,
+    `beeuni/sessions/${encodeURIComponent(id)}/stop`,
     { method: "POST" },
   );
   if (!response.ok) {
@@ -98,7 +95,7 @@ export async function stopSession(id) {
 /** The bytes of a file a `show` call named, as a `data:` address of `mime`. */
 export async function fileDataUrl(path, mime) {
   const response = await request(
-    `/ui/api/file?path=${encodeURIComponent(path)}`,
+    `ui/api/file?path=${encodeURIComponent(path)}`,
   );
   if (!response.ok) {
     throw new ApiError(response.status, await errorOf(response));
@@ -114,7 +111,7 @@ export async function fileDataUrl(path, mime) {
 
 /** `{ type: "open" }` once connected, then the history's server-sent events, one at a time. */
 export async function* events(signal) {
-  const response = await request("/ui/api/events", { signal });
+  const response = await request("ui/api/events", { signal });
   if (!response.ok || response.body === null) {
     throw new ApiError(response.status, await errorOf(response));
   }

@@ -9,7 +9,7 @@ import {
   getJson,
   signIn,
   stopSession,
-  takeAddress,
+  takeCode,
 } from "./api.js";
 import { fill, h } from "./dom.js";
 import { createForm } from "./form.js";
@@ -29,8 +29,6 @@ const NO_SESSION =
   `This page opens from the address on the daemon's "web ui:" line: it ends in #code=…. ${FRESH}`;
 const USED_CODE =
   `The daemon refused the one-time code in this address: it was used already, is over a minute old, or is not this daemon's. ${FRESH}`;
-const TOKEN_ADDRESS =
-  `Addresses ending in #token=… no longer open this page: the browser would keep the daemon's token in its history. ${FRESH}`;
 const ENDED =
   `The daemon no longer accepts this page's session (HTTP 401): it stopped or restarted. ${FRESH}`;
 
@@ -64,7 +62,7 @@ function failed(error) {
 
 async function loadTools(agent) {
   const query = agent ? `?agent=${encodeURIComponent(agent)}` : "";
-  const listing = await getJson(`/ui/api/tools${query}`);
+  const listing = await getJson(`ui/api/tools${query}`);
   state.agent = agent;
   state.listing = listing;
   sessionStorage.setItem(AGENT_KEY, agent);
@@ -379,11 +377,10 @@ function openRecord(record) {
  * the page have no session (a page that has one opens all the same).
  */
 async function openSession() {
-  const address = takeAddress();
-  if (address.token) return TOKEN_ADDRESS;
-  if (address.code === undefined) return NO_SESSION;
+  const code = takeCode();
+  if (code === undefined) return NO_SESSION;
   try {
-    await signIn(address.code);
+    await signIn(code);
     return NO_SESSION;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return USED_CODE;
@@ -394,7 +391,7 @@ async function openSession() {
 async function main() {
   const withoutSession = await openSession();
   try {
-    const first = await getJson("/ui/api/tools");
+    const first = await getJson("ui/api/tools");
     const saved = sessionStorage.getItem(AGENT_KEY);
     const names = [...first.agents, OTHER_AGENT];
     const agent = saved && names.includes(saved) ? saved : names[0];

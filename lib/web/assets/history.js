@@ -1,5 +1,5 @@
 // The history: every call the daemon runs, from any caller, as it happens
-// (server-sent events read with fetch, so the token goes in a header).
+// (server-sent events read with fetch).
 
 import { ApiError, events } from "./api.js";
 import { duration, h } from "./dom.js";
