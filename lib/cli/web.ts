@@ -5,13 +5,8 @@
  * @module
  */
 
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  projectRootFor,
-  UsageError,
-} from "./command.ts";
+import type { Command, CommandIo } from "./command.ts";
+import { parseOptions, projectRootFor, UsageError } from "./command.ts";
 import { errorMessage } from "../common/mod.ts";
 import { locateDaemon } from "../daemon/mod.ts";
 
