@@ -715,6 +715,18 @@ Deno.test("a non-loopback --hostname is refused unless --allow-remote (D7)", asy
   );
 });
 
+Deno.test("a daemon on --hostname localhost prints the address it listens on, not the name: a browser never meets another server on the other loopback address (D7, W1)", async () => {
+  await using repo = await project();
+  await using daemon = await startDaemon(repo.dir, {
+    args: ["--hostname", "localhost"],
+  });
+  const numeric = /^http:\/\/(127\.0\.0\.1|\[::1\]):\d+$/;
+  assert.match(daemon.url, numeric);
+  const web = /^web ui: (http:\/\/[^/]+)\//m.exec(daemon.stdout())?.[1];
+  assert.equal(web, daemon.url, daemon.stdout());
+  assert.equal((await daemon.fetch("/beeuni/health")).status, 200);
+});
+
 Deno.test("the daemon refuses a short BEEUNI_DAEMON_TOKEN and a folder without beeuni.yaml (D7, M1)", async () => {
   await using repo = await project();
   await assert.rejects(

@@ -300,12 +300,16 @@ export function serveNodeHttp(
       const port = typeof address === "object" && address
         ? address.port
         : options.port;
-      const host = options.hostname.includes(":")
-        ? `[${options.hostname}]`
+      // The address it listens on, not the name it was given: a page opened
+      // at `localhost` may reach another server on the other loopback
+      // address (`::1` against `127.0.0.1`) at the same port first.
+      const hostname = typeof address === "object" && address
+        ? address.address
         : options.hostname;
+      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
       base = `http://${host}:${port}/`;
       resolve({
-        hostname: options.hostname,
+        hostname,
         port,
         limits,
         shutdown: () =>
