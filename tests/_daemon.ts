@@ -67,12 +67,13 @@ async function pump(
   }
 }
 
-/** Polls `check` every 25 ms until it returns true or 20 s pass. */
+/** Polls `check` every 25 ms until it returns true or `timeoutMs` (20 s) pass. */
 export async function waitFor(
   what: string,
   check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
 ): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

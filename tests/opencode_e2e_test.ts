@@ -325,9 +325,12 @@ Deno.test({
         );
         await prompt.body?.cancel();
         assert.equal(prompt.ok, true);
+        // A turn of opencode's on a machine busy with the whole suite may
+        // take longer than the usual guard.
         await waitFor(
           "the tool to start",
           () => existsSync(join(repo.dir, "started.txt")),
+          90_000,
         );
         assert.equal(existsSync(join(repo.dir, "aborted.txt")), false);
         const stop = await fetch(`${base}/session/${session.id}/abort`, {
@@ -338,6 +341,7 @@ Deno.test({
         await waitFor(
           "the tool to see the abort",
           () => existsSync(join(repo.dir, "aborted.txt")),
+          90_000,
         ).catch((error) => {
           throw new Error(`${error.message}\n${daemon.stderr()}`);
         });
