@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { git, REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { CLI, git, REPO_ROOT, runProgram, tempRepo } from "./_helpers.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import {
   bunBin,
@@ -569,6 +569,49 @@ function running(word: string): number {
   return processes().filter((proc) => proc.cmdline.includes(word)).length;
 }
 
+/** `beeuni tools call` of a tool that writes junk to the channel. */
+async function toolsCallChecks(
+  setup: Setup,
+  dir: string,
+  check: Checks["check"],
+): Promise<void> {
+  await check(
+    "beeuni tools call of a tool that writes junk to the channel fails that call with the reason, never a crash (H5)",
+    async () => {
+      const [program, ...args] = (await setup.argv()).map((arg) =>
+        arg === DAEMON ? CLI : arg
+      );
+      const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+      try {
+        const out = await runProgram(program, [
+          ...args,
+          "tools",
+          "call",
+          "junk",
+          "--args",
+          '{"mode":"results"}',
+          ...setup.args,
+        ], { cwd: dir, env: { XDG_STATE_HOME: state, TMPDIR: state } });
+        if (setup.runners === "deno") {
+          // Deno gives tool code no handle on the channel: the tool says so.
+          assert.equal(out.code, 0, out.stderr);
+          assert.match(out.stdout, /^refused: /);
+        } else {
+          assert.equal(out.code, 1, out.stderr);
+          assert.equal(out.stdout, "");
+          assert.match(
+            out.stderr,
+            /^the runner of tool "junk" ended while running the call: it broke the tool host's protocol \(results is not a list\)/,
+          );
+        }
+        assert.ok(!/\n\s+at /.test(out.stderr), out.stderr);
+      } finally {
+        await Deno.remove(state, { recursive: true });
+      }
+    },
+  );
+}
+
 /** Processes a tool leaves, and what a killed daemon leaves. */
 async function leftoverChecks(
   setup: Setup,
@@ -645,6 +688,7 @@ async function attack(setup: Setup): Promise<CheckResult[]> {
     if (setup.runners === "deno") {
       await governingChecks(repo.dir, daemon, check);
     }
+    await toolsCallChecks(setup, repo.dir, check);
     await check(
       "the daemon answers after every attack",
       () => answers(caller(daemon)),
