@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { linksToDeny } from "../lib/host/_confinement.ts";
 import { governedPaths } from "../lib/host/_governed.ts";
+import { localFiles } from "../lib/host/_module_graph.ts";
 import { tempRepo } from "./_helpers.ts";
 
 const link = (path: string, target?: string, folder = true) => ({
@@ -72,10 +73,12 @@ Deno.test("governedPaths() names the manifest, the modules and what they import,
     "src/app/main.ts": `console.log(1);\n`,
   });
   const dir = repo.dir;
+  const modules = [join(dir, "src/tools/a.ts")];
   const paths = new Set(governedPaths({
     directory: dir,
     manifestFiles: [join(dir, "beeuni.yaml"), join(dir, "config/more.yaml")],
-    modules: [join(dir, "src/tools/a.ts")],
+    modules,
+    imports: localFiles(modules),
   }));
   for (
     const path of [

@@ -157,3 +157,65 @@ export default {
   await waitFor("the new manifest", async () => (await output("c")) === "b:1");
   assert.equal(await output("b"), "b:1");
 });
+
+Deno.test("a saved helper reloads the tools that import it, at any depth and in any folder, through re-exports and literal import(), and the log names them (D5)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml":
+      "tools:\n  v: tools/v.ts\n  w: tools/w.ts\n  other: tools/other.ts\n",
+    "tools/v.ts": `import { version } from "./lib/ver.ts";
+export default { description: "Version", parameters: { type: "object" }, execute: () => version };
+`,
+    // A helper in a sub-folder that re-exports from a folder elsewhere.
+    "tools/lib/ver.ts":
+      `export { version } from "../../shared/deep/base.ts";\n`,
+    "shared/deep/base.ts": `export const version = "v1";\n`,
+    // A helper reached only through import() of literal paths.
+    "tools/w.ts": `export default {
+  description: "Dynamic",
+  parameters: { type: "object" },
+  async execute() {
+    const a = await import("./dyn/a.ts");
+    const b = await import(\`../more/b.ts\`);
+    return a.value + b.value;
+  },
+};
+`,
+    "tools/dyn/a.ts": `export const value = "a1";\n`,
+    "more/b.ts": `export const value = "b1";\n`,
+    "tools/other.ts": `let count = 0;
+export default { description: "Counts", parameters: { type: "object" }, execute: () => "other:" + ++count };
+`,
+  });
+  await using daemon = await startDaemon(repo.dir);
+  const output = async (name: string) =>
+    (await daemon.call(name, { args: {}, sessionId: "s", agent: "beeuni" }))
+      .body.output;
+  assert.equal(await output("v"), "v1");
+  assert.equal(await output("w"), "a1b1");
+  assert.equal(await output("other"), "other:1");
+  const edits: [string, string, string, RegExp][] = [
+    ["shared/deep/base.ts", `export const version = "v2";\n`, "v", /^v2$/],
+    ["tools/lib/ver.ts", `export const version = "v3";\n`, "v", /^v3$/],
+    ["tools/dyn/a.ts", `export const value = "a2";\n`, "w", /^a2b1$/],
+    ["more/b.ts", `export const value = "b2";\n`, "w", /^a2b2$/],
+  ];
+  for (const [file, text, tool, expected] of edits) {
+    await Deno.writeTextFile(join(repo.dir, file), text);
+    await waitFor(
+      `the edit of ${file}`,
+      async () => expected.test(String(await output(tool))),
+    );
+    await waitFor(
+      `the reload's line for ${file}`,
+      () =>
+        daemon.stderr().includes(
+          `reloaded after a change to ${file}: tool set unchanged; imported anew: ${tool}\n`,
+        ),
+    ).catch((e) => {
+      console.log(daemon.stderr());
+      throw e;
+    });
+  }
+  // The tool that imports none of them kept its module state.
+  assert.equal(await output("other"), "other:2");
+});

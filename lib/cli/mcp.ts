@@ -104,6 +104,7 @@ export const mcpCommand: Command = {
       manifest: host.manifest(),
       debounceMs: 150,
       prepare: () => host.prepare(),
+      sources: () => host.sources(),
       watchDirs: runtime.watchDirs,
       log,
       reload: reloadLogger(host, {

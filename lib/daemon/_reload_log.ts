@@ -8,6 +8,14 @@ function formatDiagnostic(d: Diagnostic): string {
   return `  ${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
 }
 
+/** The tools a reload imported anew, as the end of its log line (at most ten named). */
+function importedAnew(names: string[] | undefined): string {
+  if (names === undefined || names.length === 0) return "";
+  const shown = names.slice(0, 10).join(", ");
+  const more = names.length > 10 ? ` and ${names.length - 10} more` : "";
+  return `; imported anew: ${shown}${more}`;
+}
+
 /** How {@linkcode reloadLogger} names the server and its tools. */
 export interface ReloadLogOptions {
   /** The log lines' tag: `daemon` gives `[daemon] reloaded …`. */
@@ -36,11 +44,12 @@ export function reloadLogger(
       if (result.ok) {
         const served = names();
         log(
-          result.changed
+          (result.changed
             ? `[${tag}] reloaded after a change to ${what}: ${served.length} tools (${
               served.join(", ")
             })`
-            : `[${tag}] reloaded after a change to ${what}: tool set unchanged`,
+            : `[${tag}] reloaded after a change to ${what}: tool set unchanged`) +
+            importedAnew(result.reloaded),
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
         after?.();

@@ -39,6 +39,8 @@ export interface ReloaderOptions {
   reload(what: string, changed: string[]): Promise<Manifest | undefined>;
   /** Where problems with watching go. */
   log(line: string): void;
+  /** The local files the served tools' modules import, whose folders are watched too. */
+  sources?(): string[];
 }
 
 /** A running reloader. */
@@ -70,7 +72,7 @@ export function startReloader(options: ReloaderOptions): Reloader {
 
   const rewatch = (manifest: Manifest) => {
     if (closed) return;
-    const targets = watchTargets(root, manifest);
+    const targets = watchTargets(root, manifest, options.sources?.() ?? []);
     manifests = new Set(targets.manifests);
     const key = targets.dirs.join("\n");
     if (key === watchedKey) return;

@@ -1,6 +1,7 @@
 /**
  * What the daemon watches for hot reload (D5): the folders holding the root
- * manifest, every imported manifest file and every declared tool module.
+ * manifest, every imported manifest file, every declared tool module and
+ * every local file a module imports.
  * Derived again from the manifest each reload read, so a newly imported
  * file or a newly declared module is watched from then on. Nothing here
  * parses YAML: the reload reads the manifest off the event loop.
@@ -57,11 +58,17 @@ function realPath(path: string): string {
 
 /**
  * What to watch for the project at `root`, whose root manifest read as
- * `manifest`: the folders of every manifest file read, every import named
- * and every tool module declared, inside the project only, and the
- * manifest files themselves. A broken manifest yields what it could read.
+ * `manifest`: the folders of every manifest file read, every import named,
+ * every tool module declared and every local file `sources` names (the
+ * files the modules import, at any depth), inside the project only, and
+ * the manifest files themselves. A broken manifest yields what it could
+ * read.
  */
-export function watchTargets(root: string, manifest: Manifest): WatchTargets {
+export function watchTargets(
+  root: string,
+  manifest: Manifest,
+  sources: readonly string[] = [],
+): WatchTargets {
   // Folders are watched by their real path, so the paths of the events
   // match on systems that report real paths.
   const absoluteRoot = realPath(resolve(root));
@@ -84,5 +91,6 @@ export function watchTargets(root: string, manifest: Manifest): WatchTargets {
       }
     }
   }
+  for (const file of sources) add(file, false);
   return { dirs: [...dirs].sort(), manifests: [...manifests].sort() };
 }

@@ -292,6 +292,7 @@ export async function startDaemon(
     manifest: host.manifest(),
     debounceMs: options.debounceMs ?? 150,
     prepare: () => host.prepare(),
+    sources: () => host.sources(),
     watchDirs: runtime.watchDirs,
     reload: reloadLogger(host, {
       tag: "daemon",

@@ -14,6 +14,7 @@ import {
 } from "../manifest/mod.ts";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
+import { localFiles } from "./_module_graph.ts";
 import type { LoadReport, ModuleRef } from "./_protocol.ts";
 import type { Validator } from "./_schema.ts";
 import type { HostedTool, LoadError } from "./types.ts";
@@ -120,6 +121,20 @@ export class Generation {
       .filter((tool) => !(tool.kind === "beeuni" && isBeeuniTool(tool.name)))
       .map((tool) => resolve(this.root, tool.source));
   }
+
+  /**
+   * The project tool modules and every local file they import, at any
+   * depth (read from their sources, once); undefined when that graph is
+   * over its bounds.
+   */
+  sources(): string[] | undefined {
+    if (this.#sources === null) {
+      this.#sources = localFiles(this.projectModules());
+    }
+    return this.#sources;
+  }
+
+  #sources: string[] | undefined | null = null;
 
   /** The key part of `name`'s runners: its module version and name. */
   runnerPrefix(name: string): string {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { isWithin } from "../common/mod.ts";
-import { localImports, realPath } from "./_module_graph.ts";
+import { realPath } from "./_module_graph.ts";
 
 /** Files at the project's root that decide how modules and packages resolve. */
 const PACKAGE_FILES = [
@@ -40,6 +40,8 @@ export interface GovernedInput {
   manifestFiles: string[];
   /** The project tool modules (absolute). */
   modules: string[];
+  /** The local files the modules import, at any depth, when known (absolute). */
+  imports?: string[];
   /** More paths no tool may write (absolute). */
   more?: string[];
 }
@@ -83,20 +85,18 @@ function worktreeGitDir(directory: string): string | undefined {
 
 /**
  * Every path no tool of the project may write, each also under the
- * project's real path when it is reached through a link. The local files
- * the modules import are read from their sources; when that graph is too
- * large to read, the modules' folders still cover the files beside them.
+ * project's real path when it is reached through a link. When the local
+ * files the modules import are not known (a graph too large to read), the
+ * modules' folders still cover the files beside them.
  */
 export function governedPaths(input: GovernedInput): string[] {
   const directory = resolve(input.directory);
   const real = realPath(directory);
-  const files = new Set<string>([...input.manifestFiles, ...input.modules]);
-  const graph = localImports(
-    new Map(input.modules.map((file, i) => [String(i), realPath(file)])),
-  );
-  for (const reached of graph?.values() ?? []) {
-    for (const file of reached) files.add(file);
-  }
+  const files = new Set<string>([
+    ...input.manifestFiles,
+    ...input.modules,
+    ...input.imports ?? [],
+  ]);
   const paths = new Set<string>();
   const add = (path: string) => {
     for (const name of bothNames(path, directory, real)) paths.add(name);

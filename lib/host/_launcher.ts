@@ -71,6 +71,8 @@ export interface GovernedFiles {
   manifestFiles: string[];
   /** The project tool modules (absolute). */
   modules: string[];
+  /** The local files the modules import, when known (absolute). */
+  imports?: string[];
 }
 
 /** The name of a grant's temporary folder: the grant itself is not shown. */
@@ -185,29 +187,42 @@ export class Launcher {
 
   /**
    * Looks again at what governs the tools and at the project's links;
-   * runners started from now on are confined by what it finds. Resolves
-   * to a note when the look for links was cut short.
+   * runners started from now on are confined by what it finds. Resolves to
+   * whether it found a path or link that runners started before do not
+   * deny (they then have to go), and a note when the look for links was
+   * cut short.
    */
-  async refresh(files: GovernedFiles): Promise<string | undefined> {
-    this.#governed = governedPaths({
+  async refresh(
+    files: GovernedFiles,
+  ): Promise<{ widened: boolean; note?: string }> {
+    const governed = governedPaths({
       directory: this.#options.directory,
       ...files,
       more: this.#options.denyWrite,
     });
+    let links = this.#links;
     if (this.#options.runtime !== "bun") {
       const scan = await findLinks(this.#real);
-      this.#links = scan.links;
+      links = scan.links;
       this.#incomplete = scan.complete
         ? undefined
         : `the project has more than ${scan.entries} files and folders: symbolic links past those were not looked for`;
     }
-    const seen = JSON.stringify([this.#governed, this.#links]);
+    const known = new Set([
+      ...this.#governed,
+      ...this.#links.map((link) => JSON.stringify(link)),
+    ]);
+    const widened = governed.some((path) => !known.has(path)) ||
+      links.some((link) => !known.has(JSON.stringify(link)));
+    const seen = JSON.stringify([governed, links]);
+    this.#governed = governed;
+    this.#links = links;
     if (seen !== this.#seen) {
       this.#seen = seen;
       this.#version++;
       this.#specs.clear();
     }
-    return this.#incomplete;
+    return { widened, note: this.#incomplete };
   }
 
   /** The temporary folder of `grant`'s runners, made when missing. */

@@ -12,9 +12,12 @@ const MAX_FILES = 2_000;
 /** The largest file read; a larger one makes the graph unknown. */
 const MAX_FILE_BYTES = 1_048_576;
 
-/** Relative specifiers in `import`/`export … from`, `import()` and `require()`. */
+/**
+ * Relative specifiers in `import`/`export … from`, `import()` (of a quoted
+ * or template literal without substitutions) and `require()`.
+ */
 const SPECIFIER =
-  /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]*)\1/g;
+  /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'`])(\.{1,2}\/[^"'`$\n]*)\1/g;
 
 /** Extensions tried, in order, for a specifier that names no file as written. */
 const TRIED = [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cts", ".cjs"];
@@ -101,4 +104,21 @@ export function localImports(
     reach.set(name, seen);
   }
   return reach;
+}
+
+/**
+ * Every local file the modules `entries` (absolute paths) reach through
+ * relative imports, themselves included, by real path; undefined when the
+ * graph is over its bounds or a file in it cannot be read.
+ */
+export function localFiles(entries: readonly string[]): string[] | undefined {
+  const reach = localImports(
+    new Map(entries.map((file, i) => [String(i), realPath(file)])),
+  );
+  if (!reach) return undefined;
+  const files = new Set<string>();
+  for (const reached of reach.values()) {
+    for (const file of reached) files.add(file);
+  }
+  return [...files];
 }

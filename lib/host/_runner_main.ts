@@ -19,6 +19,7 @@ import {
   RUNNER_TO_HOST_FD,
 } from "./_channel.ts";
 import { returnedResult, thrownMessage } from "./_outcome.ts";
+import { loadProjectFilesAsModules } from "./_node_esm.ts";
 import { endGroup, installGuards } from "./_runner_guards.ts";
 import type {
   CallMessage,
@@ -389,6 +390,7 @@ function receive(message: ToRunner): void {
 /** Starts the runner: guards, then messages from the host. */
 export function runRunner(): void {
   installGuards(log);
+  loadProjectFilesAsModules();
   openChannel(receive);
   send({ t: "ready" });
 }

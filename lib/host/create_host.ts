@@ -339,16 +339,20 @@ class HostState {
 
   /**
    * Confines the runners started from now on by what governs
-   * `generations`' tools; one look at a time, in the order asked.
+   * `generations`' tools; one look at a time, in the order asked. Resolves
+   * to whether the look found something runners started before do not
+   * deny.
    */
-  #confine(...generations: Generation[]): Promise<void> {
+  #confine(...generations: Generation[]): Promise<boolean> {
     const look = async () => {
       let note: string | undefined;
+      let widened = true;
       try {
-        note = await this.#launcher.refresh({
+        ({ note, widened } = await this.#launcher.refresh({
           manifestFiles: generations.flatMap((g) => g.manifestFiles()),
           modules: generations.flatMap((g) => g.projectModules()),
-        });
+          imports: generations.flatMap((g) => g.sources() ?? []),
+        }));
       } catch (error) {
         note = `cannot look at what governs the tools: ${errorMessage(error)}`;
       }
@@ -356,12 +360,14 @@ class HostState {
         this.#log(`[tools] ${note}`);
       }
       this.#confineNote = note;
+      return widened;
     };
-    this.#confining = this.#confining.then(look, look);
-    return this.#confining;
+    const next = this.#confining.then(look, look);
+    this.#confining = next;
+    return next;
   }
 
-  #confining: Promise<void> = Promise.resolve();
+  #confining: Promise<boolean> = Promise.resolve(false);
 
   #confineNote?: string;
 
@@ -704,10 +710,9 @@ class HostState {
         // A changed module may import files nothing imported before: the
         // runners of every tool must then deny writing them, and all start
         // anew with the whole project.
-        const confined = this.#launcher.version;
-        await this.#confine(this.#current);
-        if (this.#launcher.version === confined) {
-          return await this.#reloadModules(scope);
+        const next = this.#current.derive(++this.#generations, scope);
+        if (!await this.#confine(this.#current, next)) {
+          return await this.#reloadModules(next, scope);
         }
       }
     }
@@ -751,8 +756,10 @@ class HostState {
    * Imports the modules of the tools `names` anew, for the manifest now
    * served; every other tool keeps its runners (P6).
    */
-  async #reloadModules(names: Set<string>): Promise<ReloadResult> {
-    const next = this.#current.derive(++this.#generations, names);
+  async #reloadModules(
+    next: Generation,
+    names: Set<string>,
+  ): Promise<ReloadResult> {
     const modules = [...names].map((name) => next.modules.get(name)!);
     if (modules.length <= WARM_MAX) await this.#warm(next, modules);
     else await this.#load(next, modules, true);
@@ -900,6 +907,7 @@ class HostState {
       running: () => this.#total,
       reload: (options) => this.reload(options),
       prepare: () => this.#fillSpare(),
+      sources: () => this.#current.sources() ?? this.#current.projectModules(),
       subscribe: (listener) => {
         this.#listeners.add(listener);
         return () => void this.#listeners.delete(listener);

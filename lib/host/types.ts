@@ -269,6 +269,11 @@ export interface Host {
    * start. One not used within the idle time stops.
    */
   prepare(): void;
+  /**
+   * The project tool modules served and every local file they import, at
+   * any depth (absolute, real paths): what a watcher watches for reloads.
+   */
+  sources(): string[];
   /** Every call's start and end, and every reload; returns a function that stops listening. */
   subscribe(listener: (event: HostEvent) => void): () => void;
   /** Stops every runner; running calls end with an error. */
