@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { beeuni, controlChars, tempRepo } from "./_helpers.ts";
+import { beeuni, CLI, controlChars, runProgram, tempRepo } from "./_helpers.ts";
+import { bunBin, NODE_22, nodeBin } from "./_runtimes.ts";
+import { testCacheEnv } from "./_npm_cache.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
 const FILES: Record<string, string> = {
@@ -278,4 +280,48 @@ Deno.test("tools call escapes control characters of a name in its messages", asy
   assert.equal(result.code, 1);
   assert.deepEqual(controlChars(result.stderr), []);
   assert.match(result.stderr, /no\\x1b\[2Jpe\\nforged/);
+});
+
+Deno.test("a syntax error in a helper is reported at the helper's file, line and column under Deno, Node.js and Bun (T8)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  slug: tools/slug.ts\n  plain: tools/plain.js\n",
+    "tools/slug.ts": `// Slugs
+import { slugify } from "./lib/mid.ts";
+export default { description: "Slug", parameters: { type: "object" }, execute: () => slugify("A B") };
+`,
+    "tools/lib/mid.ts": `export { slugify } from "./deep/slug.ts";\n`,
+    "tools/lib/deep/slug.ts":
+      `export const ok = 1;\nexport function slugify(text: string {\n  return text;\n}\n`,
+    "tools/plain.js": `import { value } from "../helpers/value.js";
+export default { description: "Plain", parameters: { type: "object" }, execute: () => value };
+`,
+    "helpers/value.js": `export const a = 1;\nexport const value = 1 +* 2;\n`,
+  });
+  const runtimes: [string, string[]][] = [
+    ["Deno", [Deno.execPath(), "run", "-A", "--quiet"]],
+    [`Node.js ${NODE_22}`, [await nodeBin(NODE_22)]],
+    ["Bun", [await bunBin()]],
+  ];
+  for (const [label, [program, ...args]] of runtimes) {
+    for (
+      const [tool, where] of [
+        ["slug", /\(tools\/lib\/deep\/slug\.ts:2:\d+\)\n/],
+        ["plain", /\(helpers\/value\.js:2:\d+\)\n/],
+      ] as const
+    ) {
+      const out = await runProgram(
+        program,
+        [...args, CLI, "tools", "call", tool],
+        { cwd: repo.dir, env: { ...testCacheEnv(), TMPDIR: repo.dir } },
+      );
+      assert.equal(out.code, 1, `${label} ${tool}`);
+      assert.match(
+        out.stderr,
+        new RegExp(
+          `^tool "${tool}" did not load: the module has a syntax error: .+ ${where.source}`,
+        ),
+        `${label} ${tool}: ${out.stderr}`,
+      );
+    }
+  }
 });

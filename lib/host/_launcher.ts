@@ -180,6 +180,11 @@ export class Launcher {
     return this.#options.runtime;
   }
 
+  /** The executable runners run on. */
+  get execPath(): string {
+    return this.#options.execPath;
+  }
+
   /** A number that changes whenever what confines new runners changes. */
   get version(): number {
     return this.#version;

@@ -90,6 +90,11 @@ function syntaxError(
         : undefined,
     };
   }
+  // Bun: an AggregateError of BuildMessages when a file has several.
+  const first = (error as { errors?: unknown[] }).errors?.[0];
+  if (error.name === "AggregateError" && first instanceof Error) {
+    return syntaxError(first);
+  }
   // Bun: a BuildMessage with its position.
   if (error.name === "BuildMessage") {
     const { file, line, column } = error.position ?? {};
@@ -103,7 +108,11 @@ function syntaxError(
   if (error.name === "SyntaxError") {
     const lines = String(error.stack ?? "").split("\n");
     const where = /^(\/.+):(\d+)$/.exec(lines[0] ?? "");
-    const caret = (lines[2] ?? "").indexOf("^");
+    // The source lines shown before the caret vary (TypeScript shows two).
+    const caretLine = lines.find((line, i) =>
+      i > 0 && /^\s*\^+\s*$/.test(line)
+    );
+    const caret = caretLine?.indexOf("^") ?? -1;
     return {
       message: message.split("\n")[0].trim(),
       at: where

@@ -21,7 +21,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { errorMessage, escapeControl } from "../common/mod.ts";
@@ -77,6 +77,9 @@ function lazyStructured(
     },
   });
 }
+
+/** How a load report of a syntax error starts (see _tool_module.ts). */
+const SYNTAX_ERROR = "the module has a syntax error: ";
 
 /** The runner key part of agents granted no secret. */
 const NO_GRANT = "";
@@ -415,10 +418,37 @@ class HostState {
     }
   }
 
+  /**
+   * `report` with the file and position of its syntax error, where the
+   * runner's runtime gave none (Node.js, for a JavaScript module).
+   */
+  async #located(
+    generation: Generation,
+    report: Extract<LoadReport, { ok: false }>,
+  ): Promise<LoadReport> {
+    const url = generation.modules.get(report.name)?.url;
+    if (
+      report.at || this.#launcher.runtime !== "node" ||
+      !report.reason.startsWith(SYNTAX_ERROR) || !url?.startsWith("file:")
+    ) return report;
+    const { locateSyntaxError } = await import("./_syntax_position.ts");
+    const at = await locateSyntaxError(
+      fileURLToPath(url),
+      this.#launcher.execPath,
+    );
+    if (!at) return report;
+    const shown = relative(this.#options.directory, at.file);
+    return {
+      ...report,
+      reason: `${report.reason} (${shown}:${at.line}:${at.col})`,
+      at,
+    };
+  }
+
   /** Checks a reported schema with Ajv (T1, T8; T2 keeps the validator). */
   async #accept(generation: Generation, report: LoadReport): Promise<void> {
     if (!report.ok) {
-      generation.record(report);
+      generation.record(await this.#located(generation, report));
       return;
     }
     const resolved = generation.toolSet.tools.find((t) =>
