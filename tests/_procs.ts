@@ -1,7 +1,7 @@
 // What processes run on this machine, read from /proc (Linux): to count the
 // processes a test left behind and the CPU time they burn.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** One process. */
 export interface Proc {
@@ -84,4 +84,47 @@ export async function cpuTicksOver(procs: Proc[], ms: number): Promise<number> {
     if (now) used += now.cpuTicks - ticks;
   }
   return used;
+}
+
+/**
+ * Whether process `pid` holds the server side of the TCP connection from
+ * loopback port `clientPort` to its port `serverPort`: the socket is in
+ * /proc/net/tcp and among the process's open files (it accepted it).
+ */
+export function holdsConnection(
+  pid: number,
+  serverPort: number,
+  clientPort: number,
+): boolean {
+  const hex = (port: number) =>
+    port.toString(16).toUpperCase().padStart(4, "0");
+  let inode: string | undefined;
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let table: string;
+    try {
+      table = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of table.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10) continue;
+      if (
+        fields[1].endsWith(`:${hex(serverPort)}`) &&
+        fields[2].endsWith(`:${hex(clientPort)}`)
+      ) inode = fields[9];
+    }
+  }
+  if (inode === undefined || inode === "0") return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { exists, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
+import { holdsConnection } from "./_procs.ts";
 
 const MANIFEST = `tools:
   echo: tools/echo.ts
@@ -160,8 +161,16 @@ async function holdRequest(daemon: TestDaemon): Promise<Deno.Conn> {
     '{"args":',
   ].join("\r\n");
   await conn.write(new TextEncoder().encode(head));
-  // Let the server take the request in before the test goes on.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The daemon has taken the connection in before the test goes on.
+  await waitFor(
+    "the daemon to accept the held request",
+    () =>
+      holdsConnection(
+        daemon.pid,
+        daemon.port,
+        (conn.localAddr as Deno.NetAddr).port,
+      ),
+  );
   return conn;
 }
 

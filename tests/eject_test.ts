@@ -386,7 +386,6 @@ Deno.test("after an eject the host runs the project's copy, and going back works
 
 Deno.test({
   name: "eject writes web_search byte for byte (E1, E5)",
-  ignore: !existsSync(join(REPO_ROOT, "builtin_tools/web_search.ts")),
   async fn() {
     await ejectGolden(
       { "beeuni.yaml": "tools:\n  web_search: beeuni:web_search # search\n" },

@@ -3,10 +3,12 @@
 // temporary projects, real tool modules, real workers.
 
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CallOutcome, Host, HostEvent, ProgressUpdate } from "../mod.ts";
 import { contentReturn, contentText } from "../lib/host/_content.ts";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { waitFor } from "./_daemon.ts";
 import { manifest, project as hostProject } from "./_host.ts";
 
 /** A tool module whose `execute` body is `body` (with `args` and `context` in scope). */
@@ -284,32 +286,36 @@ Deno.test("subscribe() sees reloads: changed when a tool is added, unchanged oth
 Deno.test("a reload is announced while an old call still runs, not after it drains", async () => {
   await using p = await project({
     "beeuni.yaml": manifest(["slow"]),
+    // Runs until the test lets it end: the reload comes while it runs.
     "tools/slow.ts": tool(`
-      await new Promise((r) => setTimeout(r, 1500));
+      const { existsSync, writeFileSync } = await import("node:fs");
+      writeFileSync(context.directory + "/started", "");
+      while (!existsSync(context.directory + "/release")) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
       return "slow";
     `),
     "tools/two.ts": tool(`return "2";`),
   });
-  const announced: number[] = [];
+  let announced = 0;
   p.host.subscribe((event) => {
-    if (event.type === "reload") announced.push(performance.now());
+    if (event.type === "reload") announced++;
   });
   const slow = call(p.host, "slow");
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(
+    "the slow call to start",
+    () => existsSync(join(p.dir, "started")),
+  );
   await Deno.writeTextFile(
     join(p.dir, "beeuni.yaml"),
     manifest(["slow", "two"]),
   );
-  const reloaded = p.host.reload();
-  let slowDoneAt = 0;
-  const outcome = await slow.then((o) => {
-    slowDoneAt = performance.now();
-    return o;
-  });
-  await reloaded;
-  assert.deepEqual(outcome, { ok: true, output: "slow" });
-  assert.equal(announced.length, 1);
-  assert.ok(announced[0] < slowDoneAt, "announced before the old call ended");
+  await p.host.reload();
+  // Announced while the old call still runs.
+  assert.equal(announced, 1);
+  assert.equal(p.host.running(), 1);
+  await Deno.writeTextFile(join(p.dir, "release"), "");
+  assert.deepEqual(await slow, { ok: true, output: "slow" });
   assert.deepEqual(p.host.list().map((t) => t.name), ["slow", "two"]);
 });
 

@@ -3,7 +3,9 @@
 // the state in it. A changed manifest file reads the whole project again.
 
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "./_daemon.ts";
 import { call, manifest, project, tool } from "./_host.ts";
 import { descendants } from "./_procs.ts";
 import process from "node:process";
@@ -163,16 +165,26 @@ Deno.test("reload({ changed }) of a module that no longer loads reports why, and
 Deno.test("a call running on a tool's old module finishes on it while new calls get the new module (P6, D5)", async () => {
   await using p = await project({
     "beeuni.yaml": manifest(["slow"]),
+    // Runs until the test lets it end, so the reload comes while it runs.
     "tools/slow.ts": tool(
-      `await new Promise((r) => setTimeout(r, 600)); return "old";`,
+      `const fs = await import("node:fs");
+      fs.writeFileSync(context.directory + "/started", "");
+      while (!fs.existsSync(context.directory + "/release")) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return "old";`,
     ),
   });
   const running = call(p.host, "slow");
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(
+    "the slow call to start",
+    () => existsSync(join(p.dir, "started")),
+  );
   const file = join(p.dir, "tools/slow.ts");
   await Deno.writeTextFile(file, tool(`return "new";`));
   const result = await p.host.reload({ changed: [file] });
   assert.deepEqual(result.reloaded, ["slow"]);
   assert.deepEqual(await call(p.host, "slow"), { ok: true, output: "new" });
+  await Deno.writeTextFile(join(p.dir, "release"), "");
   assert.deepEqual(await running, { ok: true, output: "old" });
 });

@@ -8,6 +8,7 @@ import {
   type HostCall,
   type HostOutcome,
 } from "../lib/http/mod.ts";
+import { waitFor } from "./_daemon.ts";
 
 const TOKEN = "t0ken-for-tests";
 const AUTH = { authorization: `Bearer ${TOKEN}`, host: "127.0.0.1:8787" };
@@ -263,7 +264,7 @@ Deno.test("createHandler() aborts a running call when its caller goes away (T5)"
     signal: caller.signal,
   });
   const pending = handler(request);
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await waitFor("the call to reach the host", () => seen !== undefined);
   assert.equal(seen?.aborted, false);
   caller.abort();
   const response = await pending;

@@ -430,7 +430,10 @@ Deno.test("a reload that changes an agent's list sends list_changed on its GET s
     name: "steps",
     arguments: { n: 8, delayMs: 150 },
   });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await waitForCheck("the slow call to run", async () => {
+    const health = await (await daemon.fetch("/beeuni/health")).json();
+    return health.running >= 1;
+  });
   // Only `record`, which narrow does not see, changes.
   const recordFile = join(daemon.dir, "tools/record.ts");
   await Deno.writeTextFile(
