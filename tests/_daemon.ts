@@ -67,11 +67,15 @@ async function pump(
   }
 }
 
-/** Polls `check` every 25 ms until it returns true or `timeoutMs` (20 s) pass. */
+/**
+ * Polls `check` every 25 ms until it returns true or `timeoutMs` (60 s)
+ * pass: a guard against a hang, generous enough for a machine busy with
+ * the whole suite.
+ */
 export async function waitFor(
   what: string,
   check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -143,7 +147,7 @@ export async function startDaemon(
         throw new Error(`the daemon exited before listening:\n${out}\n${err}`);
       }
       return /listening on http:\/\/[^\s]+\n/.test(out);
-    });
+    }, 120_000);
   } catch (error) {
     if (!exited) child.kill("SIGKILL");
     await status;

@@ -238,7 +238,7 @@ export function eventReader(response: Response): {
 
 /** Waits until `path` exists (a tool's marker file), or fails after 20 s. */
 export async function waitForFile(path: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (!existsSync(path)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${path}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

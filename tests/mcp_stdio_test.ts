@@ -61,7 +61,7 @@ class StdioServer {
 
   /** The first message (after `from`) that `match` accepts, as parsed JSON. */
   async find(match: (message: Rpc) => boolean, from = 0): Promise<Rpc> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     while (true) {
       for (const line of this.lines.slice(from)) {
         const message = JSON.parse(line);
