@@ -271,7 +271,7 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
               JSON.stringify({ ...page.localStorage }),
             ];
           }),
-          ["", JSON.stringify({ "beeuni-agent": "builder" }), "{}"],
+          ["", JSON.stringify({ "beeuni-agent": "beeuni" }), "{}"],
         );
       },
     );
@@ -378,10 +378,8 @@ async function projectSteps(t: Deno.TestContext, browser: Browser) {
         });
         // The output shows as a JSON tree; the duration is shown.
         await call.locator('[data-view="generic"] .json').waitFor();
-        assert.match(
-          await call.locator(".duration").textContent(),
-          /\d+(\.\d)? m?s/,
-        );
+        await call.locator(".duration", { hasText: /^\d+(\.\d)? m?s$/ })
+          .waitFor();
         // The JSON editor holds what the form holds, and back.
         await page.click('.tabs button[data-mode="json"]');
         const args = JSON.parse(await page.inputValue("#raw-json"));
