@@ -88,27 +88,13 @@ function shown(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The host's id of the call in the result area, once the history named it. */
-async function callId(page: Page): Promise<string> {
-  const call = page.locator("#result article.call[data-id]");
-  await call.waitFor();
-  return await call.getAttribute("data-id");
-}
-
-/** The history's finished row of the call whose row holds `text`. */
-async function endedRowWith(page: Page, text: string): Promise<Page> {
-  const row = page.locator('#calls li:not([data-state="running"])', {
+/** The history's finished row of a call of `tool` whose row holds `text`. */
+async function endedRow(page: Page, text: string, tool = ""): Promise<Page> {
+  const which = tool === "" ? "" : `[data-tool="${tool}"]`;
+  const row = page.locator(`#calls li${which}:not([data-state="running"])`, {
     hasText: text,
   });
   await row.waitFor();
-  return row;
-}
-
-/** The history's finished row of call `id`. */
-async function endedRow(page: Page, id: string): Promise<Page> {
-  const row = page.locator(`#calls li[data-id="${id}"]`);
-  await page.locator(`#calls li[data-id="${id}"]:not([data-state="running"])`)
-    .waitFor();
   return row;
 }
 
@@ -216,8 +202,7 @@ async function historyEntries(daemon: TestDaemon, browser: Browser) {
     await page.fill('[data-path="age"]', "85");
     await page.selectOption('[data-path="team"]', { label: "blue" });
     await page.click("#run");
-    await finished(page);
-    const signUpId = await callId(page);
+    const session = await sessionOf(await finished(page));
     await pickTool(page, "show");
     await page.selectOption('[data-path="type"]', { label: "markdown" });
     await page.fill('[data-path="content"]', "# Notes");
@@ -226,7 +211,8 @@ async function historyEntries(daemon: TestDaemon, browser: Browser) {
 
     // The first call, opened from the history: its tool, its arguments in
     // the form, its result.
-    await (await endedRow(page, signUpId!)).locator("button").click();
+    const row = await endedRow(page, session, "sign_up");
+    await row.locator("button").click();
     await page.locator("#result .from-history").waitFor();
     assert.equal(await page.locator("#tool h2").textContent(), "sign_up");
     assert.equal(
@@ -240,7 +226,10 @@ async function historyEntries(daemon: TestDaemon, browser: Browser) {
       "blue",
     );
     const opened = page.locator("#result article.call");
-    assert.equal(await opened.getAttribute("data-id"), signUpId);
+    assert.equal(
+      await opened.getAttribute("data-id"),
+      await row.getAttribute("data-id"),
+    );
     assert.equal(await opened.getAttribute("data-tool"), "sign_up");
     assert.deepEqual(await got(page), {
       name: "Grace Hopper",
@@ -267,7 +256,7 @@ async function historyEntries(daemon: TestDaemon, browser: Browser) {
       agent: "alpha",
     });
     assert.equal(other.status, 200);
-    await (await endedRowWith(page, "curl-alpha")).locator("button").click();
+    await (await endedRow(page, "curl-alpha")).locator("button").click();
     await page.locator("#tool h2", { hasText: "memory" }).waitFor();
     assert.equal(await page.inputValue("#agent"), "alpha");
     assert.deepEqual(await toolNames(page), ["memory"]);
@@ -289,7 +278,7 @@ async function historyEntries(daemon: TestDaemon, browser: Browser) {
       sessionId: "curl-odd",
       agent: "zeta",
     });
-    await (await endedRowWith(page, "curl-odd")).locator("button").click();
+    await (await endedRow(page, "curl-odd")).locator("button").click();
     await page.locator("#tool h2", { hasText: "sign_up" }).waitFor();
     assert.equal(await page.inputValue("#agent"), "zeta");
     assert.equal(await page.locator("#json-pane").isVisible(), true);
@@ -303,7 +292,7 @@ async function historyEntries(daemon: TestDaemon, browser: Browser) {
       agent: "alpha",
     });
     assert.equal(refused.status, 403);
-    await (await endedRowWith(page, "curl-refused")).locator("button")
+    await (await endedRow(page, "curl-refused")).locator("button")
       .click();
     await page.locator("#tool .missing-tool").waitFor();
     assert.equal(await page.inputValue("#agent"), "alpha");
@@ -344,11 +333,15 @@ async function durations(daemon: TestDaemon, browser: Browser) {
       return line !== null;
     });
     assert.ok(hostMs >= 150, String(hostMs));
-    const id = await callId(page);
-    const row = await endedRow(page, id);
+    const row = await endedRow(page, session);
     await call.locator(".duration", { hasText: /\S/ }).waitFor();
     assert.equal(await call.locator(".duration").textContent(), shown(hostMs));
     assert.equal(await row.locator(".duration").textContent(), shown(hostMs));
+    // Both are this call.
+    assert.equal(
+      await call.getAttribute("data-id"),
+      await row.getAttribute("data-id"),
+    );
     // Opened from the history, the call shows the same.
     await row.locator("button").click();
     await page.locator("#result .from-history").waitFor();
