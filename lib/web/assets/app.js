@@ -388,10 +388,10 @@ async function run() {
     args,
     startedAt: Date.now(),
   };
-  const run = { name: tool.name, id: undefined, host: undefined };
-  state.run = run;
+  const call = { name: tool.name, id: undefined, host: undefined };
+  state.run = call;
   const result = byId("result");
-  showRun(run, record, result);
+  showRun(call, record, result);
   try {
     const { status, body } = await callTool(tool.name, {
       args,
@@ -399,7 +399,7 @@ async function run() {
       agent: state.agent,
     });
     record.outcome = outcomeOf(status, body);
-    showRun(run, record, result);
+    showRun(call, record, result);
     byId("run-status").textContent = "";
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) denied();
