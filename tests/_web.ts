@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { TestDaemon } from "./_daemon.ts";
 import { npmBin, npmCacheDir, testHomeEnv } from "./_npm_cache.ts";
 
 /** The playwright-core release the tests drive Chromium with. */
@@ -167,4 +168,50 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (!dir) return;
   await Deno.mkdir(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+// ---- driving the page ----------------------------------------------------
+
+/** The address on the daemon's `web ui:` line. */
+export function uiAddress(daemon: TestDaemon): string {
+  return /^web ui: (http:\/\/\S+)$/m.exec(daemon.stdout())![1];
+}
+
+/** Opens tool `name` from the tool list. */
+export async function pickTool(page: Page, name: string): Promise<void> {
+  await page.click(`.tool-list button[data-tool="${name}"]`);
+  await page.locator("#tool h2", { hasText: name }).waitFor();
+}
+
+/** The finished call shown in the result area. */
+export async function finished(page: Page): Promise<Page> {
+  const call = page.locator('#result article.call:not([data-state="running"])');
+  await call.waitFor();
+  return call;
+}
+
+/** Runs `name` with `args` typed into the raw JSON editor. */
+export async function runJson(
+  page: Page,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Page> {
+  await pickTool(page, name);
+  await page.click('.tabs button[data-mode="json"]');
+  await page.fill("#raw-json", JSON.stringify(args));
+  await page.click("#run");
+  return await finished(page);
+}
+
+/** The output, as text, of the call in the result area. */
+export async function outputText(page: Page): Promise<string> {
+  return await page.locator("#result pre.raw-output").textContent();
+}
+
+/** The tools in the tool list, in order. */
+export function toolNames(page: Page): Promise<string[]> {
+  return page.locator(".tool-list button").evaluateAll(
+    (buttons: { dataset: { tool: string } }[]) =>
+      buttons.map((b) => b.dataset.tool),
+  );
 }

@@ -13,6 +13,12 @@ export type WebHost = Pick<
   "directory" | "list" | "loadErrors" | "manifest" | "diagnostics" | "subscribe"
 >;
 
+/**
+ * The agent of a session whose caller names none (`/mcp`, `beeuni tools
+ * call`): what the page shows first.
+ */
+const SESSION_AGENT = "beeuni";
+
 /** The largest file a `show` call may hand to the page: 25 MiB. */
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
@@ -37,13 +43,18 @@ function agentNames(host: WebHost): string[] {
   return names;
 }
 
-/** `GET /ui/api/tools?agent=A`: what agent `A` gets, what it does not, and what did not load. */
+/**
+ * `GET /ui/api/tools?agent=A`: what agent `A` gets, what it does not, and
+ * what did not load; `defaultAgent` is the agent a session gets when its
+ * caller names none.
+ */
 export function toolsAnswer(host: WebHost, url: URL): Response {
   const agent = url.searchParams.get("agent") || undefined;
   const tools = host.list(agent);
   const seen = new Set(tools.map((tool) => tool.name));
   return jsonResponse(200, {
     agents: agentNames(host),
+    defaultAgent: SESSION_AGENT,
     agent: agent ?? null,
     tools,
     hidden: host.list().map((tool) => tool.name).filter((name) =>

@@ -24,7 +24,7 @@
  * | GET | `/w/…/` | the page | none |
  * | GET | `/w/…/ui/<file>`, `/w/…/ui/vendor/<file>` | its scripts, styles and libraries | none |
  * | POST | `/w/…/beeuni/web/session` | `{ "code": C }` → 204 and the session cookie | the code |
- * | GET | `/w/…/ui/api/tools?agent=A` | `{ agents, agent, tools, hidden, loadErrors, diagnostics }` | token or cookie |
+ * | GET | `/w/…/ui/api/tools?agent=A` | `{ agents, defaultAgent, agent, tools, hidden, loadErrors, diagnostics }` | token or cookie |
  * | GET | `/w/…/ui/api/events` | the history, then each call and reload, as server-sent events | token or cookie |
  * | GET | `/w/…/ui/api/file?path=P` | a file a `show` call in the history named | token or cookie |
  * | any | `/w/…/beeuni/…` | the daemon's routes, less `/beeuni/web/…` | token or cookie |

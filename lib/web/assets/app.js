@@ -11,14 +11,12 @@ import {
   stopSession,
   takeCode,
 } from "./api.js";
-import { fill, h } from "./dom.js";
+import { duration, fill, h, isObject } from "./dom.js";
 import { createForm } from "./form.js";
 import { followHistory } from "./history.js";
-import { renderCall } from "./views.js";
+import { outcomeText, renderCall } from "./views.js";
 
 const byId = (id) => document.getElementById(id);
-/** Offered when the manifest does not list it: an agent the manifest does not name sees every tool. */
-const OTHER_AGENT = "web";
 const AGENT_KEY = "beeuni-agent";
 const sessionId = `web-${crypto.randomUUID().slice(0, 8)}`;
 const ctx = { fileDataUrl };
@@ -40,6 +38,12 @@ const state = {
   mode: "form",
   running: false,
   stopped: false,
+  /** This tab's latest call: `{ name, id, host, article }` (see `settle`). */
+  run: null,
+  /** The id of the history's call the result pane shows, if it does. */
+  opened: null,
+  /** Counts history entries opened, so that only the last click wins. */
+  opening: 0,
 };
 
 function fatal(message) {
@@ -60,14 +64,33 @@ function failed(error) {
 
 // ---- agents and tools ----------------------------------------------------
 
+/**
+ * The agents the picker offers: first the one a session gets (the agent a
+ * call names when its caller names none), then the manifest's.
+ */
+function agentChoices(listing) {
+  return [
+    listing.defaultAgent,
+    ...listing.agents.filter((name) => name !== listing.defaultAgent),
+  ];
+}
+
+/** Lists the tools `agent` gets. */
 async function loadTools(agent) {
-  const query = agent ? `?agent=${encodeURIComponent(agent)}` : "";
-  const listing = await getJson(`ui/api/tools${query}`);
+  const listing = await getJson(
+    `ui/api/tools?agent=${encodeURIComponent(agent)}`,
+  );
   state.agent = agent;
   state.listing = listing;
   sessionStorage.setItem(AGENT_KEY, agent);
   renderAgents(listing);
   renderTools(listing);
+}
+
+/** Lists the tools `agent` gets and keeps the open tool open (with its result), else opens the first. */
+async function showAgent(agent) {
+  await loadTools(agent);
+  const listing = state.listing;
   const keep = listing.tools.find((tool) => tool.name === state.tool?.name);
   if (keep) selectTool(keep, { keepResult: true });
   else if (listing.tools.length > 0) selectTool(listing.tools[0]);
@@ -78,19 +101,17 @@ async function loadTools(agent) {
 }
 
 function renderAgents(listing) {
+  const names = agentChoices(listing);
+  // An agent the manifest does not name (opened from the history) sees every tool.
+  if (!names.includes(state.agent)) names.push(state.agent);
+  const label = (name) => {
+    if (name === listing.defaultAgent) return `${name} (what a session gets)`;
+    if (listing.agents.includes(name)) return name;
+    return `${name} (not in the manifest: every tool)`;
+  };
   const select = byId("agent");
-  const names = [...listing.agents];
-  if (!names.includes(OTHER_AGENT)) names.push(OTHER_AGENT);
   select.replaceChildren(
-    ...names.map((name) =>
-      h(
-        "option",
-        { value: name },
-        listing.agents.includes(name)
-          ? name
-          : `${name} (not listed: every tool)`,
-      )
-    ),
+    ...names.map((name) => h("option", { value: name }, label(name))),
   );
   select.value = state.agent;
 }
@@ -177,7 +198,8 @@ function renderTools(listing) {
 
 // ---- one tool: form, run, stop -------------------------------------------
 
-function readArgs() {
+/** The arguments in the tab shown; with `check`, the form marks its fields in error. */
+function readArgs({ check = false } = {}) {
   if (state.mode === "json") {
     const text = byId("raw-json").value.trim();
     if (text === "") return { value: {}, errors: [] };
@@ -194,7 +216,7 @@ function readArgs() {
       };
     }
   }
-  return state.form.read();
+  return check ? state.form.check() : state.form.read();
 }
 
 function setMode(mode) {
@@ -220,14 +242,20 @@ function setMode(mode) {
   byId("json-pane").hidden = mode !== "json";
 }
 
+/** Marks tool `name` as the one open in the list (none for `null`). */
+function markTool(name) {
+  for (const button of document.querySelectorAll(".tool-list button")) {
+    button.classList.toggle("selected", button.dataset.tool === name);
+  }
+}
+
 function selectTool(tool, { keepResult = false } = {}) {
   const result = keepResult ? byId("result") : null;
+  if (!keepResult) state.opened = null;
   state.tool = tool;
   state.form = createForm(tool.parameters);
   state.mode = "form";
-  for (const button of document.querySelectorAll(".tool-list button")) {
-    button.classList.toggle("selected", button.dataset.tool === tool.name);
-  }
+  markTool(tool.name);
   fill(
     byId("tool"),
     h("h2", null, tool.name),
@@ -277,15 +305,20 @@ function selectTool(tool, { keepResult = false } = {}) {
         type: "button",
         id: "run",
         class: "primary",
+        disabled: state.running,
         on: { click: run },
       }, "Run"),
       h("button", {
         type: "button",
         id: "stop",
-        disabled: true,
+        disabled: !state.running,
         on: { click: stop },
       }, "Stop"),
-      h("span", { id: "run-status", class: "note" }),
+      h(
+        "span",
+        { id: "run-status", class: "note" },
+        state.running ? "Running…" : null,
+      ),
     ),
     result ?? h("div", { id: "result", "aria-live": "polite" }),
   );
@@ -309,14 +342,42 @@ function outcomeOf(status, body) {
   return { ok: false, status: kind, error };
 }
 
+/**
+ * Shows this tab's call `record` in `result`; the history gives it the
+ * host's id, duration and outcome (below).
+ */
+function showRun(run, record, result) {
+  run.article = renderCall(record, ctx);
+  result.replaceChildren(run.article);
+  settle(run);
+}
+
+/**
+ * The history's record of this tab's call: its start, seen while the call
+ * runs, names the call's id; its end the host's duration and outcome word,
+ * which the result shows as the history does.
+ */
+function settle(run) {
+  const article = run.article;
+  if (run.id === undefined || !article) return;
+  article.dataset.id = run.id;
+  const ended = run.host?.outcome;
+  if (ended === undefined || article.dataset.state === "running") return;
+  article.querySelector(".duration").textContent = duration(
+    run.host.durationMs,
+  );
+  article.querySelector("header .badge").textContent = outcomeText(run.host);
+}
+
 async function run() {
   if (state.running) return;
   const tool = state.tool;
-  const { value: args, errors } = readArgs();
+  const { value: args, errors } = readArgs({ check: true });
   byId("form-errors").replaceChildren(...errors.map((p) => h("li", null, p)));
   if (errors.length > 0) return;
   state.running = true;
   state.stopped = false;
+  state.opened = null;
   byId("run").disabled = true;
   byId("stop").disabled = false;
   byId("run-status").textContent = "Running…";
@@ -327,18 +388,18 @@ async function run() {
     args,
     startedAt: Date.now(),
   };
+  const call = { name: tool.name, id: undefined, host: undefined };
+  state.run = call;
   const result = byId("result");
-  result.replaceChildren(renderCall(record, ctx));
-  const started = performance.now();
+  showRun(call, record, result);
   try {
     const { status, body } = await callTool(tool.name, {
       args,
       sessionId,
       agent: state.agent,
     });
-    record.durationMs = Math.round(performance.now() - started);
     record.outcome = outcomeOf(status, body);
-    result.replaceChildren(renderCall(record, ctx));
+    showRun(call, record, result);
     byId("run-status").textContent = "";
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) denied();
@@ -363,13 +424,87 @@ async function stop() {
 
 // ---- history -------------------------------------------------------------
 
-function openRecord(record) {
-  const result = byId("result");
-  if (!result) return;
-  result.replaceChildren(
-    h("p", { class: "note from-history" }, "From the history:"),
-    renderCall(record, ctx),
+/** `value` as JSON with every object's keys in order, to compare two values. */
+function canonical(value) {
+  return JSON.stringify(
+    value,
+    (_key, item) =>
+      isObject(item)
+        ? Object.fromEntries(
+          Object.entries(item).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
+        )
+        : item,
   );
+}
+
+/** Puts `args` in the form, or in the JSON tab when the form cannot hold them as they are. */
+function fillArgs(args) {
+  state.form.write(args);
+  if (canonical(state.form.read().value) === canonical(args)) return;
+  setMode("json");
+  byId("raw-json").value = JSON.stringify(args, null, 2) ?? "";
+}
+
+/** The tool pane for a call of a tool `state.agent` does not get now: its name, why, and no form. */
+function showMissingTool(name) {
+  state.tool = null;
+  state.form = null;
+  state.mode = "form";
+  markTool(null);
+  const failed = state.listing.loadErrors.find((e) => e.name === name);
+  let why = `No tool "${name}" is loaded now`;
+  if (failed) why = `Tool "${name}" did not load: ${failed.reason}`;
+  else if (state.listing.hidden.includes(name)) {
+    why =
+      `Agent "${state.agent}" does not get tool "${name}": pick an agent that does to run it again`;
+  }
+  fill(
+    byId("tool"),
+    h("h2", null, name),
+    h("p", { class: "note missing-tool" }, why),
+    h("div", { id: "result", "aria-live": "polite" }),
+  );
+}
+
+/** Shows a call from the history in the result pane. */
+function showOpened(record) {
+  const call = renderCall(record, ctx);
+  call.dataset.id = record.id;
+  byId("result")?.replaceChildren(
+    h("p", { class: "note from-history" }, "From the history:"),
+    call,
+  );
+}
+
+/**
+ * Opens a call from the history as its caller made it: its agent, its tool
+ * with its arguments in the form, and its result.
+ */
+async function openRecord(record) {
+  const ticket = ++state.opening;
+  if (record.agent !== state.agent) await loadTools(record.agent);
+  if (ticket !== state.opening) return;
+  const tool = state.listing.tools.find((t) => t.name === record.name);
+  if (tool) {
+    selectTool(tool);
+    fillArgs(record.args);
+  } else showMissingTool(record.name);
+  state.opened = record.id;
+  showOpened(record);
+}
+
+/** A call's start or end, as the history took it (`fresh`: the first the page heard of it). */
+function onCall(record, fresh) {
+  const run = state.run;
+  if (
+    run && run.id === undefined && fresh && !record.outcome &&
+    record.sessionId === sessionId && record.name === run.name
+  ) run.id = record.id;
+  if (run && record.id === run.id) {
+    run.host = record;
+    settle(run);
+  }
+  if (record.id === state.opened) showOpened(record);
 }
 
 /**
@@ -393,9 +528,8 @@ async function main() {
   try {
     const first = await getJson("ui/api/tools");
     const saved = sessionStorage.getItem(AGENT_KEY);
-    const names = [...first.agents, OTHER_AGENT];
-    const agent = saved && names.includes(saved) ? saved : names[0];
-    await loadTools(agent);
+    const names = agentChoices(first);
+    await showAgent(saved && names.includes(saved) ? saved : names[0]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       fatal(withoutSession);
@@ -403,13 +537,14 @@ async function main() {
     return;
   }
   byId("agent").addEventListener("change", (event) => {
-    loadTools(event.target.value).catch(failed);
+    showAgent(event.target.value).catch(failed);
   });
   followHistory({
     list: byId("calls"),
-    onOpen: openRecord,
+    onOpen: (record) => openRecord(record).catch(failed),
+    onCall,
     onReload: (event) => {
-      if (event.ok && event.changed) loadTools(state.agent).catch(failed);
+      if (event.ok && event.changed) showAgent(state.agent).catch(failed);
     },
     onStatus: (text, ok) => {
       const live = byId("live");

@@ -2,7 +2,8 @@
 // booleans, enums, arrays and nested objects, with required marks,
 // descriptions and defaults. What the form cannot express (anyOf, mixed
 // types, free-form objects) gets a JSON box of its own; the page's raw JSON
-// editor covers the rest.
+// editor covers the rest. A field left empty is left out of the arguments;
+// a required one left empty is a problem the form marks on the field.
 
 import { h, isObject } from "./dom.js";
 
@@ -77,7 +78,27 @@ function shell(ctx, schema, control, { fieldset = false } = {}) {
 }
 
 function control(tag, ctx, props = {}) {
-  return h(tag, { id: `f${++nextId}`, dataset: { path: ctx.path }, ...props });
+  return h(tag, {
+    id: `f${++nextId}`,
+    dataset: { path: ctx.path },
+    "aria-required": ctx.required ? "true" : null,
+    ...props,
+  });
+}
+
+/**
+ * Notes that the field of `control` has a problem: it `is` (`required`,
+ * `not a number`), and `fix` says what to do. The page lists
+ * `"<path>" is <is>: <fix>` and writes `<Is>: <fix>` under the field.
+ */
+function problem(problems, ctx, control, is, fix) {
+  problems.push({
+    message: `"${ctx.path}" is ${is}: ${fix}`,
+    note: `${is[0].toUpperCase()}${is.slice(1)}: ${fix}`,
+    control,
+    missing: is === "required",
+  });
+  return undefined;
 }
 
 function jsonField(schema, ctx) {
@@ -88,13 +109,16 @@ function jsonField(schema, ctx) {
   });
   const field = {
     element: shell(ctx, schema, box),
-    get(errors) {
-      if (box.value.trim() === "") return undefined;
+    get(problems) {
+      if (box.value.trim() === "") {
+        return ctx.required
+          ? problem(problems, ctx, box, "required", "enter a JSON value")
+          : undefined;
+      }
       try {
         return JSON.parse(box.value);
       } catch {
-        errors.push(`${ctx.path}: not valid JSON`);
-        return undefined;
+        return problem(problems, ctx, box, "not valid JSON", "correct it");
       }
     },
     set(value) {
@@ -124,7 +148,12 @@ function enumField(schema, ctx) {
   );
   const field = {
     element: shell(ctx, schema, select),
-    get: () => select.value === "" ? undefined : values[Number(select.value)],
+    get(problems) {
+      if (select.value !== "") return values[Number(select.value)];
+      return ctx.required
+        ? problem(problems, ctx, select, "required", "choose a value")
+        : undefined;
+    },
     set(value) {
       const index = values.findIndex((v) =>
         JSON.stringify(v) === JSON.stringify(value)
@@ -149,7 +178,15 @@ function stringField(schema, ctx) {
   }
   const field = {
     element: shell(ctx, schema, input),
-    get: () => input.value === "" && !ctx.required ? undefined : input.value,
+    // Empty is "not set", unless the field is required and the schema
+    // accepts the empty string in so many words (`minLength: 0`).
+    get(problems) {
+      if (input.value !== "") return input.value;
+      if (!ctx.required) return undefined;
+      return schema.minLength === 0
+        ? ""
+        : problem(problems, ctx, input, "required", "fill it in");
+    },
     set(value) {
       input.value = value === undefined || value === null ? "" : String(value);
     },
@@ -167,16 +204,28 @@ function numberField(schema, ctx, integer) {
   });
   const field = {
     element: shell(ctx, schema, input),
-    get(errors) {
+    get(problems) {
       const text = input.value.trim();
+      if (
+        input.validity?.badInput ||
+        (text !== "" && !Number.isFinite(Number(text)))
+      ) {
+        return problem(problems, ctx, input, "not a number", "enter digits");
+      }
       if (text === "") {
-        if (input.validity?.badInput) errors.push(`${ctx.path}: not a number`);
-        return undefined;
+        return ctx.required
+          ? problem(problems, ctx, input, "required", "enter a number")
+          : undefined;
       }
       const value = Number(text);
-      if (!Number.isFinite(value)) errors.push(`${ctx.path}: not a number`);
-      else if (integer && !Number.isInteger(value)) {
-        errors.push(`${ctx.path}: must be a whole number`);
+      if (integer && !Number.isInteger(value)) {
+        return problem(
+          problems,
+          ctx,
+          input,
+          "not a whole number",
+          "leave out the fraction",
+        );
       }
       return value;
     },
@@ -245,15 +294,18 @@ function objectField(schema, ctx) {
     element: ctx.path === ""
       ? body
       : shell(ctx, schema, body, { fieldset: true }),
-    get(errors) {
+    // An optional object left wholly empty is left out, and its required
+    // fields need no value then.
+    get(problems) {
       const value = {};
+      const own = [];
       for (const { name, field } of children) {
-        const item = field.get(errors);
+        const item = field.get(own);
         if (item !== undefined) value[name] = item;
       }
-      return Object.keys(value).length === 0 && !ctx.required
-        ? undefined
-        : value;
+      const empty = Object.keys(value).length === 0 && !ctx.required;
+      problems.push(...own.filter((p) => !(empty && p.missing)));
+      return empty ? undefined : value;
     },
     set(value) {
       const source = isObject(value) ? value : {};
@@ -307,10 +359,10 @@ function arrayField(schema, ctx) {
     element: shell(ctx, schema, h("div", { class: "array" }, list, add), {
       fieldset: true,
     }),
-    get(errors) {
+    get(problems) {
       const value = [];
       for (const row of rows) {
-        const item = row.field.get(errors);
+        const item = row.field.get(problems);
         if (item !== undefined) value.push(item);
       }
       return value.length === 0 && !ctx.required ? undefined : value;
@@ -352,10 +404,40 @@ function fieldFor(raw, ctx) {
   }
 }
 
+/** Takes the mark of a check off `field` (a `.field` element). */
+function clearMark(field) {
+  field.classList.remove("invalid");
+  field.querySelector(":scope > .field-error")?.remove();
+  for (const control of field.querySelectorAll(":scope > [aria-invalid]")) {
+    control.removeAttribute("aria-invalid");
+    control.removeAttribute("aria-describedby");
+  }
+}
+
 /**
- * A form for a tool's `parameters`: `element` to show, `read()` giving
- * `{ value, errors }`, `write(value)` filling it from arguments. Keys the
- * form has no field for survive a write and a read.
+ * Marks each field with a problem, says what it is under the field (until
+ * the field is edited) and puts the cursor in the first one; the marks of
+ * an earlier check on `element` go.
+ */
+function mark(element, problems) {
+  for (const field of element.querySelectorAll(".invalid")) clearMark(field);
+  for (const { control, note } of problems) {
+    const field = control.closest(".field");
+    const id = `${control.id}-error`;
+    field.classList.add("invalid");
+    control.setAttribute("aria-invalid", "true");
+    control.setAttribute("aria-describedby", id);
+    field.append(h("small", { id, class: "field-error error" }, note));
+    control.addEventListener("input", () => clearMark(field), { once: true });
+  }
+  problems[0]?.control.focus();
+}
+
+/**
+ * A form for a tool's `parameters`: `element` to show; `read()` giving
+ * `{ value, errors }`; `check()`, the same, marking each field in error on
+ * the form; `write(value)` filling it from arguments. Keys the form has no
+ * field for survive a write and a read.
  */
 export function createForm(parameters) {
   const root = isObject(parameters) ? parameters : {};
@@ -376,12 +458,21 @@ export function createForm(parameters) {
       { class: "note" },
       "This tool takes no named arguments: use the JSON editor.",
     );
+  const collect = () => {
+    const problems = [];
+    const value = { ...extra, ...(top?.get(problems) ?? {}) };
+    return { value, problems };
+  };
   return {
     element,
     read() {
-      const errors = [];
-      const value = { ...extra, ...(top?.get(errors) ?? {}) };
-      return { value, errors };
+      const { value, problems } = collect();
+      return { value, errors: problems.map((p) => p.message) };
+    },
+    check() {
+      const { value, problems } = collect();
+      mark(element, problems);
+      return { value, errors: problems.map((p) => p.message) };
     },
     write(value) {
       const source = isObject(value) ? value : {};

@@ -13,10 +13,14 @@ function time(ms) {
 
 /**
  * Starts following the history into `list` (an `<ol>`). `onOpen(record)`
- * runs when a row is clicked, `onReload(event)` on each reload,
- * `onStatus(text, ok)` when the connection changes, `onDenied()` on a 401.
+ * runs when a row is clicked, `onCall(record, fresh)` when a call starts or
+ * ends (`fresh`: the first the page heard of that call), `onReload(event)`
+ * on each reload, `onStatus(text, ok)` when the connection changes,
+ * `onDenied()` on a 401.
  */
-export function followHistory({ list, onOpen, onReload, onStatus, onDenied }) {
+export function followHistory(
+  { list, onOpen, onCall, onReload, onStatus, onDenied },
+) {
   const records = new Map();
   const rows = new Map();
   let selected = null;
@@ -70,19 +74,20 @@ export function followHistory({ list, onOpen, onReload, onStatus, onDenied }) {
   }
 
   function take(event) {
+    const known = records.get(event.id);
     if (event.type === "call-start") {
       const { type: _type, ...record } = event;
-      const known = records.get(event.id);
       records.set(event.id, known ? { ...known, ...record } : record);
       show(records.get(event.id));
+      onCall(records.get(event.id), !known);
     } else if (event.type === "call-end") {
-      const record = records.get(event.id) ??
+      const record = known ??
         { ...event, args: undefined, startedAt: Date.now() - event.durationMs };
       record.durationMs = event.durationMs;
       record.outcome = event.outcome;
       records.set(event.id, record);
       show(record);
-      if (selected === event.id) onOpen(record);
+      onCall(record, !known);
     } else if (event.type === "reload") onReload(event);
   }
 

@@ -536,9 +536,7 @@ export function renderCall(record, ctx) {
         { class: "note" },
         `agent ${record.agent} · session ${record.sessionId}`,
       ),
-      record.durationMs !== undefined
-        ? h("span", { class: "note duration" }, duration(record.durationMs))
-        : null,
+      h("span", { class: "note duration" }, duration(record.durationMs)),
     ),
     outcome?.ok && outcome.truncated
       ? h(
