@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { controlChars, exists, tempRepo } from "./_helpers.ts";
-import { rawRequest, startDaemon, waitFor } from "./_daemon.ts";
+import {
+  rawRequest,
+  startDaemon,
+  startDaemonUnder,
+  waitFor,
+} from "./_daemon.ts";
+import { NODE_LATEST, nodeBin } from "./_runtimes.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
 const SCHEMA = `{ type: "object", properties: { text: { type: "string" } } }`;
@@ -908,5 +914,47 @@ Deno.test("a newline or ESC in a sessionId or tool name cannot forge or colour a
       "session=s1\\n[tools] call forged agent=beeuni session=x 1ms ok\\x1b[2J",
     ),
     log,
+  );
+});
+
+Deno.test("a Node.js daemon with --allow-run logs none of Node's warnings about the flag, and a tool's own SecurityWarning still reaches the log (H2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  warn: tools/warn.ts\n",
+    "tools/warn.ts": `import process from "node:process";
+export default {
+  description: "Raises a warning of its own",
+  parameters: { type: "object" },
+  execute() {
+    process.emitWarning("a warning of the tool", "SecurityWarning");
+    return "warned";
+  },
+};
+`,
+  });
+  await using daemon = await startDaemonUnder(
+    [await nodeBin(NODE_LATEST)],
+    repo.dir,
+    ["--allow-run"],
+  );
+  assert.deepEqual((await daemon.call("warn", { args: {}, ...CALL })).body, {
+    output: "warned",
+  });
+  await waitFor(
+    "the tool's warning in the log",
+    () => daemon.stderr().includes("SecurityWarning: a warning of the tool"),
+  );
+  // The loader, the spare runner and the tool's runner all started with
+  // --allow-child-process; none of them says so.
+  const log = daemon.stderr().split("\n");
+  assert.deepEqual(
+    log.filter((line) => line.includes("must be used with extreme caution")),
+    [],
+  );
+  assert.ok(
+    log.some((line) =>
+      /^\[tools\] warn: \(node:\d+\) SecurityWarning: a warning of the tool$/
+        .test(line)
+    ),
+    daemon.stderr(),
   );
 });
