@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { controlChars, exists, tempRepo } from "./_helpers.ts";
+import { beeuni, controlChars, exists, tempRepo } from "./_helpers.ts";
 import {
   rawRequest,
   startDaemon,
@@ -8,6 +8,7 @@ import {
   waitFor,
 } from "./_daemon.ts";
 import { NODE_LATEST, nodeBin } from "./_runtimes.ts";
+import { descendants, processes } from "./_procs.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
 const SCHEMA = `{ type: "object", properties: { text: { type: "string" } } }`;
@@ -956,5 +957,47 @@ export default {
         .test(line)
     ),
     daemon.stderr(),
+  );
+});
+
+Deno.test("a daemon started on a port another daemon holds says only that, with what to do, exits 1 and leaves nothing running (D7)", async () => {
+  await using repo = await project();
+  await using first = await startDaemon(repo.dir);
+  const plugin = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+  const written = await Deno.readTextFile(plugin);
+  const second = await beeuni(repo.dir, [
+    "daemon",
+    "--port",
+    String(first.port),
+    "--allow-run",
+  ], {
+    env: {
+      XDG_STATE_HOME: first.stateDir,
+      XDG_CONFIG_HOME: join(first.stateDir, "config"),
+    },
+  });
+  assert.deepEqual(second, {
+    code: 1,
+    stdout: "",
+    stderr:
+      `beeuni daemon: cannot listen on 127.0.0.1:${first.port}: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one\n`,
+  });
+  // No tool runner of the second daemon is left, and the first one's
+  // token, record and opencode files are as they were: it still answers.
+  const own = new Set([first.pid, ...descendants(first.pid).map((p) => p.pid)]);
+  assert.deepEqual(
+    processes().filter((p) =>
+      p.cmdline.includes(repo.dir) && !own.has(p.pid)
+    ).map((p) => p.cmdline),
+    [],
+  );
+  assert.equal(
+    (await Deno.readTextFile(first.tokenFile!)).trim(),
+    first.token,
+  );
+  assert.equal(await Deno.readTextFile(plugin), written);
+  assert.deepEqual(
+    (await first.call("echo", { args: { text: "still" }, ...CALL })).body,
+    { output: "echo:still" },
   );
 });

@@ -22,6 +22,7 @@ import { privatePaths, readSecrets } from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
+  type Handler,
   type Io,
   type Runtime,
   type Server,
@@ -129,6 +130,18 @@ function urlOf(server: Server): string {
   return `http://${host}:${server.port}`;
 }
 
+/** Why the daemon cannot listen where `options` say, and what to do. */
+function listenError(
+  options: Pick<DaemonOptions, "hostname" | "port">,
+  error: unknown,
+): string {
+  const where = `cannot listen on ${options.hostname}:${options.port}`;
+  if ((error as { code?: unknown })?.code === "EADDRINUSE") {
+    return `${where}: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one`;
+  }
+  return `${where}: ${errorMessage(error)}`;
+}
+
 /** `record` without its undefined values. */
 function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(
@@ -137,9 +150,10 @@ function definedOnly<T extends object>(record: T): Partial<T> {
 }
 
 /**
- * Starts a daemon: loads the host, writes the token file, listens, prints
- * the token file and `listening on <url>` to standard output, and starts
- * watching for changes. Logs go to standard error.
+ * Starts a daemon: takes the token, listens (a port in use fails here,
+ * before any tool loads), loads the host, prints the token file and
+ * `listening on <url>` to standard output, and starts watching for
+ * changes. Logs go to standard error.
  *
  * @example Start a daemon on a project and stop it
  * ```ts ignore
@@ -173,6 +187,26 @@ export async function startDaemon(
     (options.connections?.maxConnections ??
       DEFAULT_CONNECTION_LIMITS.maxConnections) / 2,
   );
+  // Listen before loading anything: a port that is taken is the one thing
+  // said, and no tool runner starts for nothing. Until the host is there,
+  // requests get a 503 (only a fixed --port can be known this early).
+  let serve: Handler = () =>
+    Response.json(
+      { error: "the daemon is starting: try again in a moment" },
+      { status: 503 },
+    );
+  let server: Server;
+  try {
+    server = await runtime.serve({
+      hostname: options.hostname,
+      port: options.port,
+      limits: definedOnly(options.connections ?? {}),
+    }, (request) => serve(request));
+  } catch (error) {
+    flush();
+    dropToken();
+    throw new Error(listenError(options, error));
+  }
   let host: Host;
   let web: WebHandler;
   try {
@@ -199,6 +233,7 @@ export async function startDaemon(
     });
     web = createWebHandler({ host, streams });
   } catch (error) {
+    await server.shutdown();
     flush();
     dropToken();
     throw error;
@@ -211,7 +246,7 @@ export async function startDaemon(
     streams,
     log,
   });
-  const handler = createHandler({
+  serve = createHandler({
     host,
     token: token.token,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -224,25 +259,6 @@ export async function startDaemon(
     scope: webScope(web),
     log,
   });
-  let server: Server;
-  try {
-    server = await runtime.serve({
-      hostname: options.hostname,
-      port: options.port,
-      limits: definedOnly(options.connections ?? {}),
-    }, handler);
-  } catch (error) {
-    web.close();
-    await mcp.close();
-    await host.close();
-    flush();
-    dropToken();
-    throw new Error(
-      `cannot listen on ${options.hostname}:${options.port}: ${
-        errorMessage(error)
-      }`,
-    );
-  }
   const url = urlOf(server);
   streams.max = server.limits.maxConnections / 2;
   const asked = options.connections?.maxConnections ??
