@@ -986,9 +986,8 @@ Deno.test("a daemon started on a port another daemon holds says only that, with 
   // token, record and opencode files are as they were: it still answers.
   const own = new Set([first.pid, ...descendants(first.pid).map((p) => p.pid)]);
   assert.deepEqual(
-    processes().filter((p) =>
-      p.cmdline.includes(repo.dir) && !own.has(p.pid)
-    ).map((p) => p.cmdline),
+    processes().filter((p) => p.cmdline.includes(repo.dir) && !own.has(p.pid))
+      .map((p) => p.cmdline),
     [],
   );
   assert.equal(

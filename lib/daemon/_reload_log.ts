@@ -1,11 +1,62 @@
-// What one reload did, in the log of the daemon and of `beeuni mcp`.
+// What the manifest and each reload came to, in the log of the daemon and
+// of `beeuni mcp`: the manifest's diagnostics are reported here, the same
+// way at start and on reload, and once (the host's own report of them is
+// dropped from the log).
 
 import { errorMessage } from "../common/mod.ts";
 import type { Host } from "../host/mod.ts";
-import type { Diagnostic, Manifest } from "../manifest/mod.ts";
+import {
+  type Diagnostic,
+  type Manifest,
+  summaryLine,
+} from "../manifest/mod.ts";
 
 function formatDiagnostic(d: Diagnostic): string {
   return `  ${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
+}
+
+/** The host's first line about a manifest with errors, and the start of each line after it. */
+const HOST_ERRORS = "[tools] the manifest has errors";
+const HOST_ERROR_LINE = "[tools]   ";
+/** The start of the host's line about a reload it did not take. */
+const HOST_REFUSED = "[tools] reload refused: ";
+
+/**
+ * The host's log without the host's own report of the manifest's errors
+ * and of refused reloads: {@linkcode logManifestDiagnostics} and
+ * {@linkcode reloadLogger} report them, with every warning, the files
+ * changed and what to do. Every other line passes.
+ */
+export function withoutManifestReport(
+  log: (line: string) => void,
+): (line: string) => void {
+  let inReport = false;
+  return (line) => {
+    if (line === HOST_ERRORS) {
+      inReport = true;
+      return;
+    }
+    if (inReport && line.startsWith(HOST_ERROR_LINE)) return;
+    inReport = false;
+    if (line.startsWith(HOST_REFUSED)) return;
+    log(line);
+  };
+}
+
+/**
+ * Logs the diagnostics of the manifest read at start, each line as a
+ * reload logs it, under `[<tag>] <manifest> has 1 error, 2 warnings:`;
+ * nothing when there are none.
+ */
+export function logManifestDiagnostics(
+  tag: string,
+  manifest: string,
+  diagnostics: readonly Diagnostic[],
+  log: (line: string) => void,
+): void {
+  if (diagnostics.length === 0) return;
+  log(`[${tag}] ${manifest} has ${summaryLine(manifest, diagnostics)}:`);
+  for (const d of diagnostics) log(formatDiagnostic(d));
 }
 
 /** How {@linkcode reloadLogger} names the server and its tools. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname, relative } from "node:path";
 import process from "node:process";
 import {
   errorMessage,
@@ -36,7 +36,11 @@ import {
 } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
-import { reloadLogger } from "./_reload_log.ts";
+import {
+  logManifestDiagnostics,
+  reloadLogger,
+  withoutManifestReport,
+} from "./_reload_log.ts";
 import { daemonRecordFile, publishDaemon } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 
@@ -229,7 +233,8 @@ export async function startDaemon(
       timeoutMs: options.timeoutMs,
       env: toolEnv(io.env),
       secrets: () => readSecrets(root, io.env),
-      log,
+      // The manifest's diagnostics are logged below and by each reload.
+      log: withoutManifestReport(log),
     });
     web = createWebHandler({ host, streams });
   } catch (error) {
@@ -238,6 +243,12 @@ export async function startDaemon(
     dropToken();
     throw error;
   }
+  logManifestDiagnostics(
+    "daemon",
+    relative(root, manifestFile),
+    host.diagnostics(),
+    log,
+  );
   // MCP at /mcp and /mcp/<agent>, behind the same token and Host check.
   const mcp = createMcpHttp({
     host,
