@@ -41,7 +41,12 @@ import {
   reloadLogger,
   withoutManifestReport,
 } from "./_reload_log.ts";
-import { daemonRecordFile, publishDaemon } from "./_record.ts";
+import { startOpencodeWriter } from "./_opencode_writer.ts";
+import {
+  type DaemonPlace,
+  daemonRecordFile,
+  publishDaemon,
+} from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -281,13 +286,10 @@ export async function startDaemon(
   }
   // Where the opencode plugin finds this daemon, from now until it stops.
   const recordFile = daemonRecordFile(root, io.env);
-  let place = { release() {} };
+  const self = { url, pid: process.pid, tokenFile: token.file ?? null };
+  let place: DaemonPlace | undefined;
   try {
-    place = publishDaemon(recordFile, {
-      url,
-      pid: process.pid,
-      tokenFile: token.file ?? null,
-    });
+    place = publishDaemon(recordFile, self);
   } catch (error) {
     // Serving goes on; the plugin says it cannot read the record.
     log(
@@ -299,21 +301,27 @@ export async function startDaemon(
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
-  // The standard harness (D3): the opencode plugin and agent files, on start and after each reload.
-  const writeOpencode = () => {
-    if (options.opencode === false) return;
-    syncOpencodeConfig({
-      configDir: options.opencodeConfigDir,
-      global: options.opencodeGlobal,
-      env: io.env,
+  // The standard harness (D3): the opencode plugin and agent files, on
+  // start and after each reload, while this is the daemon the plugin calls.
+  const opencode = options.opencode === false
+    ? undefined
+    : startOpencodeWriter({
       recordFile,
-      projectDir: root,
-      manifest: host.manifest(),
-      tools: host.list(),
+      self: place === undefined ? undefined : self,
+      write: (announce) =>
+        syncOpencodeConfig({
+          configDir: options.opencodeConfigDir,
+          global: options.opencodeGlobal,
+          env: io.env,
+          recordFile,
+          projectDir: root,
+          manifest: host.manifest(),
+          tools: host.list(),
+          log,
+          announce,
+        }),
       log,
     });
-  };
-  writeOpencode();
   const reloader = options.watch === false ? undefined : startReloader({
     root,
     manifest: host.manifest(),
@@ -324,7 +332,7 @@ export async function startDaemon(
       tag: "daemon",
       names: () => host.list().map((tool) => tool.name),
       log,
-      after: writeOpencode,
+      after: () => opencode?.sync(),
     }),
     log,
   });
@@ -349,7 +357,8 @@ export async function startDaemon(
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
-        place.release();
+        opencode?.close();
+        place?.release();
         // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
         await mcp.close();
@@ -363,7 +372,8 @@ export async function startDaemon(
     },
     closeNow(): void {
       reloader?.close();
-      place.release();
+      opencode?.close();
+      place?.release();
       flush();
       dropToken();
     },
