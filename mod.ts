@@ -166,6 +166,7 @@ export {
   renderOpencodeAgent,
   renderOpencodePlugin,
   syncOpencodeConfig,
+  type SyncOpencodeOptions,
   writeOpencodeAgents,
   writeOpencodeConfig,
   writeOpencodePlugin,

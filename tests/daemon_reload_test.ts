@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
+import { V7_MESSAGE } from "../lib/manifest/mod.ts";
 
 const ECHO = `export default {
   description: "Echo the text",
@@ -218,4 +219,43 @@ export default { description: "Counts", parameters: { type: "object" }, execute:
   }
   // The tool that imports none of them kept its module state.
   assert.equal(await output("other"), "other:2");
+});
+
+Deno.test("the manifest's diagnostics are logged once, the same way at start and on each reload: a refused reload's error once, V7's warning at start too (D5, V7)", async () => {
+  // No Beeuni tool listed: V7 warns about it.
+  const manifest = "tools:\n  echo: tools/echo.ts\n";
+  await using repo = await tempRepo({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": manifest,
+  });
+  await using daemon = await startDaemon(repo.dir, { args: ["--no-opencode"] });
+  const v7 = `  beeuni.yaml:1:1: warning: ${V7_MESSAGE}`;
+  assert.equal(
+    daemon.stderr(),
+    `[daemon] beeuni.yaml has 0 errors, 1 warning:\n${v7}\n`,
+  );
+  // What the user saved: a tool whose module is not there.
+  let seen = daemon.stderr().length;
+  const since = () => daemon.stderr().slice(seen);
+  await Deno.writeTextFile(
+    join(repo.dir, "beeuni.yaml"),
+    `${manifest}  other: tools/nope.ts\n`,
+  );
+  await waitFor("the refused reload", () => since().includes("nope.ts"));
+  assert.equal(
+    since(),
+    [
+      "[daemon] not reloaded after a change to beeuni.yaml: the previous tools keep serving; fix these and save again:",
+      v7,
+      '  beeuni.yaml:3:10: error: cannot find module "tools/nope.ts" for tool "other": file not found; create it or fix the path',
+      "",
+    ].join("\n"),
+  );
+  seen = daemon.stderr().length;
+  await Deno.writeTextFile(join(repo.dir, "beeuni.yaml"), manifest);
+  await waitFor("the reload", () => since().includes(v7));
+  assert.equal(
+    since(),
+    `[daemon] reloaded after a change to beeuni.yaml: tool set unchanged\n${v7}\n`,
+  );
 });

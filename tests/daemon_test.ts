@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { controlChars, exists, tempRepo } from "./_helpers.ts";
-import { rawRequest, startDaemon, waitFor } from "./_daemon.ts";
+import { beeuni, controlChars, exists, tempRepo } from "./_helpers.ts";
+import {
+  rawRequest,
+  startDaemon,
+  startDaemonUnder,
+  waitFor,
+} from "./_daemon.ts";
+import { NODE_LATEST, nodeBin } from "./_runtimes.ts";
+import { descendants, processes } from "./_procs.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
 const SCHEMA = `{ type: "object", properties: { text: { type: "string" } } }`;
@@ -908,5 +915,88 @@ Deno.test("a newline or ESC in a sessionId or tool name cannot forge or colour a
       "session=s1\\n[tools] call forged agent=beeuni session=x 1ms ok\\x1b[2J",
     ),
     log,
+  );
+});
+
+Deno.test("a Node.js daemon with --allow-run logs none of Node's warnings about the flag, and a tool's own SecurityWarning still reaches the log (H2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  warn: tools/warn.ts\n",
+    "tools/warn.ts": `import process from "node:process";
+export default {
+  description: "Raises a warning of its own",
+  parameters: { type: "object" },
+  execute() {
+    process.emitWarning("a warning of the tool", "SecurityWarning");
+    return "warned";
+  },
+};
+`,
+  });
+  await using daemon = await startDaemonUnder(
+    [await nodeBin(NODE_LATEST)],
+    repo.dir,
+    ["--allow-run"],
+  );
+  assert.deepEqual((await daemon.call("warn", { args: {}, ...CALL })).body, {
+    output: "warned",
+  });
+  await waitFor(
+    "the tool's warning in the log",
+    () => daemon.stderr().includes("SecurityWarning: a warning of the tool"),
+  );
+  // The loader, the spare runner and the tool's runner all started with
+  // --allow-child-process; none of them says so.
+  const log = daemon.stderr().split("\n");
+  assert.deepEqual(
+    log.filter((line) => line.includes("must be used with extreme caution")),
+    [],
+  );
+  assert.ok(
+    log.some((line) =>
+      /^\[tools\] warn: \(node:\d+\) SecurityWarning: a warning of the tool$/
+        .test(line)
+    ),
+    daemon.stderr(),
+  );
+});
+
+Deno.test("a daemon started on a port another daemon holds says only that, with what to do, exits 1 and leaves nothing running (D7)", async () => {
+  await using repo = await project();
+  await using first = await startDaemon(repo.dir);
+  const plugin = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+  const written = await Deno.readTextFile(plugin);
+  const second = await beeuni(repo.dir, [
+    "daemon",
+    "--port",
+    String(first.port),
+    "--allow-run",
+  ], {
+    env: {
+      XDG_STATE_HOME: first.stateDir,
+      XDG_CONFIG_HOME: join(first.stateDir, "config"),
+    },
+  });
+  assert.deepEqual(second, {
+    code: 1,
+    stdout: "",
+    stderr:
+      `beeuni daemon: cannot listen on 127.0.0.1:${first.port}: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one\n`,
+  });
+  // No tool runner of the second daemon is left, and the first one's
+  // token, record and opencode files are as they were: it still answers.
+  const own = new Set([first.pid, ...descendants(first.pid).map((p) => p.pid)]);
+  assert.deepEqual(
+    processes().filter((p) => p.cmdline.includes(repo.dir) && !own.has(p.pid))
+      .map((p) => p.cmdline),
+    [],
+  );
+  assert.equal(
+    (await Deno.readTextFile(first.tokenFile!)).trim(),
+    first.token,
+  );
+  assert.equal(await Deno.readTextFile(plugin), written);
+  assert.deepEqual(
+    (await first.call("echo", { args: { text: "still" }, ...CALL })).body,
+    { output: "echo:still" },
   );
 });

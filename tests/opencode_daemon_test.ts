@@ -305,3 +305,140 @@ Deno.test("a daemon that cannot write its record keeps serving, and the plugin s
     /the beeuni daemon is not running: its record ".*" cannot be read/,
   );
 });
+
+/** The tools the plugin file at `plugin` registers, sorted. */
+async function pluginTools(plugin: string): Promise<string[]> {
+  return Object.keys((await loadPluginFile(plugin)).tool ?? {}).sort();
+}
+
+/** The `[opencode]` lines of `daemon`'s log. */
+function opencodeLines(daemon: TestDaemon): string[] {
+  return daemon.stderr().split("\n").filter((line) =>
+    line.startsWith("[opencode] ")
+  );
+}
+
+Deno.test("the daemon says it wrote the opencode files only when one changed: a restart finds them up to date, a reload that changes no tool says nothing (D3)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using h = await homes();
+  const plugin = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+  const wrote = `[opencode] wrote ${plugin} (1 tools) and 1 agent files`;
+  {
+    await using first = await startDaemon(repo.dir, { env: h.env });
+    assert.deepEqual(opencodeLines(first), [
+      wrote,
+      `[opencode] added "/.opencode/" to ${
+        join(repo.dir, ".git", "info", "exclude")
+      }, so git leaves the project's opencode folder alone`,
+    ]);
+  }
+  await using daemon = await startDaemon(repo.dir, { env: h.env });
+  assert.deepEqual(opencodeLines(daemon), [
+    `[opencode] ${plugin} (1 tools) and 1 agent files are up to date`,
+  ]);
+  // What the model reads does not change: the files stay as they are.
+  await Deno.writeTextFile(
+    join(repo.dir, "tools", "echo.ts"),
+    FILES["tools/echo.ts"].replace('"echo:"', '"echo2:"'),
+  );
+  await waitFor(
+    "the reload",
+    () => daemon.stderr().includes("tool set unchanged"),
+  );
+  // The description changes: the plugin is written again.
+  await Deno.writeTextFile(
+    join(repo.dir, "tools", "echo.ts"),
+    FILES["tools/echo.ts"].replace("Echo the text", "Echo the text back"),
+  );
+  await waitFor("the second reload", () => opencodeLines(daemon).length > 1);
+  assert.deepEqual(opencodeLines(daemon), [
+    `[opencode] ${plugin} (1 tools) and 1 agent files are up to date`,
+    wrote,
+  ]);
+});
+
+Deno.test("with two daemons of one project the opencode files describe the one the plugin calls: the older leaves them to the newer, even on its reloads, and writes them again once the newer stops or is killed (D3)", async () => {
+  await using repo = await tempRepo({
+    ...FILES,
+    // The same project served with another tool set.
+    "two.yaml": FILES["beeuni.yaml"].replace(
+      "  echo: tools/echo.ts\n",
+      "  echo: tools/echo.ts\n  extra: tools/echo.ts\n",
+    ),
+  });
+  await using h = await homes();
+  const plugin = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+  const wrote = (n: number) =>
+    `[opencode] wrote ${plugin} (${n} tools) and 1 agent files`;
+  const leftTo = (other: TestDaemon) =>
+    `[opencode] left the opencode files to the daemon at ${other.url} (pid ${other.pid}), started after this one: the plugin calls that one while it runs`;
+  const gone = (other: TestDaemon) =>
+    `[opencode] the daemon at ${other.url} (pid ${other.pid}) is gone: the plugin calls this one again, and the opencode files describe it`;
+  await using older = await startDaemon(repo.dir, { env: h.env });
+  assert.deepEqual(await pluginTools(plugin), ["echo"]);
+  const startNewer = () =>
+    startDaemon(repo.dir, {
+      env: h.env,
+      args: ["--manifest", join(repo.dir, "two.yaml")],
+    });
+  const newer = await startNewer();
+  try {
+    assert.deepEqual(await pluginTools(plugin), ["echo", "extra"]);
+    await waitFor(
+      "the older daemon to leave the files",
+      () => older.stderr().includes(leftTo(newer)),
+    );
+    // A reload of the older daemon (its own manifest) leaves them alone.
+    await Deno.writeTextFile(
+      join(repo.dir, "beeuni.yaml"),
+      FILES["beeuni.yaml"].replace(
+        "  echo: tools/echo.ts\n",
+        "  echo: tools/echo.ts\n  third: tools/echo.ts\n",
+      ),
+    );
+    await waitFor(
+      "the older daemon's reload",
+      () => older.stderr().includes("2 tools (echo, third)"),
+    );
+    assert.deepEqual(await pluginTools(plugin), ["echo", "extra"]);
+  } finally {
+    assert.equal(await newer.stop(), 0);
+  }
+  await waitFor(
+    "the older daemon to write the files again",
+    () => older.stderr().includes(gone(newer)),
+  );
+  assert.deepEqual(await pluginTools(plugin), ["echo", "third"]);
+  const hooks = await loadPluginFile(plugin);
+  assert.equal(await echo(hooks, "s-older"), "echo:s-older");
+  await served(older, "s-older");
+  // Killed, a newer daemon cannot say it goes: the older one sees it gone.
+  const killed = await startNewer();
+  try {
+    await waitFor(
+      "the older daemon to leave the files again",
+      () => older.stderr().includes(leftTo(killed)),
+    );
+    assert.deepEqual(await pluginTools(plugin), ["echo", "extra"]);
+    await killed.kill("SIGKILL");
+  } finally {
+    await killed.stop();
+  }
+  await waitFor(
+    "the older daemon to write the files once more",
+    () => older.stderr().includes(gone(killed)),
+  );
+  assert.deepEqual(await pluginTools(plugin), ["echo", "third"]);
+  assert.deepEqual(opencodeLines(older), [
+    wrote(1),
+    `[opencode] added "/.opencode/" to ${
+      join(repo.dir, ".git", "info", "exclude")
+    }, so git leaves the project's opencode folder alone`,
+    leftTo(newer),
+    gone(newer),
+    wrote(2),
+    leftTo(killed),
+    gone(killed),
+    wrote(2),
+  ]);
+});

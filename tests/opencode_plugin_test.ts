@@ -517,6 +517,9 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
     projectDir: repo.dir,
   });
   assert.deepEqual(second.removed, [join(configDir, "agents", "old.md")]);
+  // Its bytes are the same: it is not written again.
+  assert.deepEqual(second.written, []);
+  assert.deepEqual(second.unchanged, [join(configDir, "agents", "support.md")]);
   assert.deepEqual(readdirSync(join(configDir, "agents")).sort(), [
     "build.md",
     "support.md",
@@ -559,6 +562,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
   });
   assert.deepEqual(other, {
     written: [],
+    unchanged: [],
     skipped: [],
     removed: [],
     foreign: [support],

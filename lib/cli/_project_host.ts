@@ -15,6 +15,8 @@ export interface ProjectHostOptions {
   log: (line: string) => void;
   /** The runtime tool runners run on (`--runner`). */
   runner?: string;
+  /** Whether the host logs the manifest's errors itself (the default). */
+  logManifest?: boolean;
 }
 
 /** Starts a host for the project of `manifestFile`; the host stage loads on demand. */

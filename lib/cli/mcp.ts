@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname, relative } from "node:path";
 import process from "node:process";
 import {
   type Command,
@@ -20,7 +20,11 @@ import { MAX_CALLER_STRING } from "../common/mod.ts";
 import { timeoutOption } from "./_timeout_option.ts";
 import { projectHost } from "./_project_host.ts";
 import { locateManifest } from "../project/mod.ts";
-import { reloadLogger, startReloader } from "../daemon/mod.ts";
+import {
+  logManifestDiagnostics,
+  reloadLogger,
+  startReloader,
+} from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
 const USAGE = `Usage: beeuni mcp [--manifest PATH] [--agent NAME] [options]
@@ -86,8 +90,16 @@ export const mcpCommand: Command = {
       validateArgs: values.validate === true,
       runner: values.runner as string | undefined,
       timeoutMs,
+      // The manifest's diagnostics are logged below and by each reload.
+      logManifest: false,
       log,
     });
+    logManifestDiagnostics(
+      "mcp",
+      relative(root, manifestFile),
+      host.diagnostics(),
+      log,
+    );
     const server = serveStdio({
       host,
       agent,

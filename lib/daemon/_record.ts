@@ -67,6 +67,45 @@ function update(
   });
 }
 
+/** Whether `a` and `b` are the same daemon: one process, one address. */
+function sameDaemon(a: DaemonEntry, b: DaemonEntry): boolean {
+  return a.pid === b.pid && a.url === b.url;
+}
+
+/**
+ * The newest daemon of the record at `path` whose process still runs and
+ * that started after `self` (any, when `self` is not in the record), or
+ * undefined: the plugin then calls `self`.
+ */
+export function newerDaemon(
+  path: string,
+  self: DaemonEntry | undefined,
+): DaemonEntry | undefined {
+  const entries = liveDaemons(path);
+  const at = self === undefined
+    ? -1
+    : entries.findIndex((entry) => sameDaemon(entry, self));
+  return entries.slice(at + 1).at(-1);
+}
+
+/**
+ * Runs `fn` under the record's lock, so no daemon joins or leaves the
+ * record meanwhile; when the lock cannot be had (the state folder cannot
+ * be written), runs it all the same.
+ */
+export function underRecordLock<T>(path: string, fn: () => T): T {
+  let ran = false;
+  try {
+    return withFileLock(path, () => {
+      ran = true;
+      return fn();
+    });
+  } catch (error) {
+    if (ran) throw error;
+    return fn();
+  }
+}
+
 /** A daemon's place in the record; {@linkcode release} takes it out. */
 export interface DaemonPlace {
   /** The record file. */
@@ -77,8 +116,7 @@ export interface DaemonPlace {
 
 /** Adds `entry` (this process's daemon) to the record at `path`, newest last. */
 export function publishDaemon(path: string, entry: DaemonEntry): DaemonPlace {
-  const same = (other: DaemonEntry) =>
-    other.pid === entry.pid && other.url === entry.url;
+  const same = (other: DaemonEntry) => sameDaemon(other, entry);
   update(path, (entries) => [...entries.filter((e) => !same(e)), entry]);
   let released = false;
   return {

@@ -1,8 +1,15 @@
-// What one reload did, in the log of the daemon and of `beeuni mcp`.
+// What the manifest and each reload came to, in the log of the daemon and
+// of `beeuni mcp`: the manifest's diagnostics are reported here, the same
+// way at start and on reload, and once (the host's own report of them is
+// dropped from the log).
 
 import { errorMessage } from "../common/mod.ts";
 import type { Host } from "../host/mod.ts";
-import type { Diagnostic, Manifest } from "../manifest/mod.ts";
+import {
+  type Diagnostic,
+  type Manifest,
+  summaryLine,
+} from "../manifest/mod.ts";
 
 function formatDiagnostic(d: Diagnostic): string {
   return `  ${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
@@ -14,6 +21,22 @@ function importedAnew(names: string[] | undefined): string {
   const shown = names.slice(0, 10).join(", ");
   const more = names.length > 10 ? ` and ${names.length - 10} more` : "";
   return `; imported anew: ${shown}${more}`;
+}
+
+/**
+ * Logs the diagnostics of the manifest read at start, each line as a
+ * reload logs it, under `[<tag>] <manifest> has 1 error, 2 warnings:`;
+ * nothing when there are none.
+ */
+export function logManifestDiagnostics(
+  tag: string,
+  manifest: string,
+  diagnostics: readonly Diagnostic[],
+  log: (line: string) => void,
+): void {
+  if (diagnostics.length === 0) return;
+  log(`[${tag}] ${manifest} has ${summaryLine(manifest, diagnostics)}:`);
+  for (const d of diagnostics) log(formatDiagnostic(d));
 }
 
 /** How {@linkcode reloadLogger} names the server and its tools. */
@@ -49,7 +72,7 @@ export function reloadLogger(
               served.join(", ")
             })`
             : `[${tag}] reloaded after a change to ${what}: tool set unchanged`) +
-            importedAnew(result.reloaded),
+            (result.scoped ? importedAnew(result.reloaded) : ""),
         );
         for (const d of result.diagnostics) log(formatDiagnostic(d));
         after?.();

@@ -19,4 +19,8 @@ export {
   type ReloaderOptions,
   startReloader,
 } from "./_reloader.ts";
-export { reloadLogger, type ReloadLogOptions } from "./_reload_log.ts";
+export {
+  logManifestDiagnostics,
+  reloadLogger,
+  type ReloadLogOptions,
+} from "./_reload_log.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname, relative } from "node:path";
 import process from "node:process";
 import {
   errorMessage,
@@ -22,6 +22,7 @@ import { privatePaths, readSecrets } from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
+  type Handler,
   type Io,
   type Runtime,
   type Server,
@@ -35,8 +36,13 @@ import {
 } from "../web/mod.ts";
 import { batchedLog } from "./_log.ts";
 import { startReloader } from "./_reloader.ts";
-import { reloadLogger } from "./_reload_log.ts";
-import { daemonRecordFile, publishDaemon } from "./_record.ts";
+import { logManifestDiagnostics, reloadLogger } from "./_reload_log.ts";
+import { startOpencodeWriter } from "./_opencode_writer.ts";
+import {
+  type DaemonPlace,
+  daemonRecordFile,
+  publishDaemon,
+} from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -129,6 +135,18 @@ function urlOf(server: Server): string {
   return `http://${host}:${server.port}`;
 }
 
+/** Why the daemon cannot listen where `options` say, and what to do. */
+function listenError(
+  options: Pick<DaemonOptions, "hostname" | "port">,
+  error: unknown,
+): string {
+  const where = `cannot listen on ${options.hostname}:${options.port}`;
+  if ((error as { code?: unknown })?.code === "EADDRINUSE") {
+    return `${where}: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one`;
+  }
+  return `${where}: ${errorMessage(error)}`;
+}
+
 /** `record` without its undefined values. */
 function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(
@@ -137,9 +155,10 @@ function definedOnly<T extends object>(record: T): Partial<T> {
 }
 
 /**
- * Starts a daemon: loads the host, writes the token file, listens, prints
- * the token file and `listening on <url>` to standard output, and starts
- * watching for changes. Logs go to standard error.
+ * Starts a daemon: takes the token, listens (a port in use fails here,
+ * before any tool loads), loads the host, prints the token file and
+ * `listening on <url>` to standard output, and starts watching for
+ * changes. Logs go to standard error.
  *
  * @example Start a daemon on a project and stop it
  * ```ts ignore
@@ -173,6 +192,26 @@ export async function startDaemon(
     (options.connections?.maxConnections ??
       DEFAULT_CONNECTION_LIMITS.maxConnections) / 2,
   );
+  // Listen before loading anything: a port that is taken is the one thing
+  // said, and no tool runner starts for nothing. Until the host is there,
+  // requests get a 503 (only a fixed --port can be known this early).
+  let serve: Handler = () =>
+    Response.json(
+      { error: "the daemon is starting: try again in a moment" },
+      { status: 503 },
+    );
+  let server: Server;
+  try {
+    server = await runtime.serve({
+      hostname: options.hostname,
+      port: options.port,
+      limits: definedOnly(options.connections ?? {}),
+    }, (request) => serve(request));
+  } catch (error) {
+    flush();
+    dropToken();
+    throw new Error(listenError(options, error));
+  }
   let host: Host;
   let web: WebHandler;
   try {
@@ -195,14 +234,23 @@ export async function startDaemon(
       timeoutMs: options.timeoutMs,
       env: toolEnv(io.env),
       secrets: () => readSecrets(root, io.env),
+      // The manifest's diagnostics are logged below and by each reload.
+      logManifest: false,
       log,
     });
     web = createWebHandler({ host, streams });
   } catch (error) {
+    await server.shutdown();
     flush();
     dropToken();
     throw error;
   }
+  logManifestDiagnostics(
+    "daemon",
+    relative(root, manifestFile),
+    host.diagnostics(),
+    log,
+  );
   // MCP at /mcp and /mcp/<agent>, behind the same token and Host check.
   const mcp = createMcpHttp({
     host,
@@ -211,7 +259,7 @@ export async function startDaemon(
     streams,
     log,
   });
-  const handler = createHandler({
+  serve = createHandler({
     host,
     token: token.token,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -224,25 +272,6 @@ export async function startDaemon(
     scope: webScope(web),
     log,
   });
-  let server: Server;
-  try {
-    server = await runtime.serve({
-      hostname: options.hostname,
-      port: options.port,
-      limits: definedOnly(options.connections ?? {}),
-    }, handler);
-  } catch (error) {
-    web.close();
-    await mcp.close();
-    await host.close();
-    flush();
-    dropToken();
-    throw new Error(
-      `cannot listen on ${options.hostname}:${options.port}: ${
-        errorMessage(error)
-      }`,
-    );
-  }
   const url = urlOf(server);
   streams.max = server.limits.maxConnections / 2;
   const asked = options.connections?.maxConnections ??
@@ -254,13 +283,10 @@ export async function startDaemon(
   }
   // Where the opencode plugin finds this daemon, from now until it stops.
   const recordFile = daemonRecordFile(root, io.env);
-  let place = { release() {} };
+  const self = { url, pid: process.pid, tokenFile: token.file ?? null };
+  let place: DaemonPlace | undefined;
   try {
-    place = publishDaemon(recordFile, {
-      url,
-      pid: process.pid,
-      tokenFile: token.file ?? null,
-    });
+    place = publishDaemon(recordFile, self);
   } catch (error) {
     // Serving goes on; the plugin says it cannot read the record.
     log(
@@ -272,21 +298,27 @@ export async function startDaemon(
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
-  // The standard harness (D3): the opencode plugin and agent files, on start and after each reload.
-  const writeOpencode = () => {
-    if (options.opencode === false) return;
-    syncOpencodeConfig({
-      configDir: options.opencodeConfigDir,
-      global: options.opencodeGlobal,
-      env: io.env,
+  // The standard harness (D3): the opencode plugin and agent files, on
+  // start and after each reload, while this is the daemon the plugin calls.
+  const opencode = options.opencode === false
+    ? undefined
+    : startOpencodeWriter({
       recordFile,
-      projectDir: root,
-      manifest: host.manifest(),
-      tools: host.list(),
+      self: place === undefined ? undefined : self,
+      write: (announce) =>
+        syncOpencodeConfig({
+          configDir: options.opencodeConfigDir,
+          global: options.opencodeGlobal,
+          env: io.env,
+          recordFile,
+          projectDir: root,
+          manifest: host.manifest(),
+          tools: host.list(),
+          log,
+          announce,
+        }),
       log,
     });
-  };
-  writeOpencode();
   const reloader = options.watch === false ? undefined : startReloader({
     root,
     manifest: host.manifest(),
@@ -298,7 +330,7 @@ export async function startDaemon(
       tag: "daemon",
       names: () => host.list().map((tool) => tool.name),
       log,
-      after: writeOpencode,
+      after: () => opencode?.sync(),
     }),
     log,
   });
@@ -323,7 +355,8 @@ export async function startDaemon(
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
-        place.release();
+        opencode?.close();
+        place?.release();
         // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
         await mcp.close();
@@ -337,7 +370,8 @@ export async function startDaemon(
     },
     closeNow(): void {
       reloader?.close();
-      place.release();
+      opencode?.close();
+      place?.release();
       flush();
       dropToken();
     },

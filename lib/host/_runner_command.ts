@@ -83,7 +83,14 @@ function nodeArgs(spec: RunnerSpec): string[] {
   if (Number(spec.version?.split(".")[0]) >= 25) args.push("--allow-net");
   for (const path of spec.read) args.push(`--allow-fs-read=${path}`);
   for (const path of spec.write) args.push(`--allow-fs-write=${path}`);
-  if (spec.allowRun) args.push("--allow-child-process");
+  if (spec.allowRun) {
+    // Node.js warns at every start of a process given this flag. The
+    // warning's code silences it alone, where Node.js gives it one (26.12
+    // does, 22.23 does not); without a code it stays: silencing its type
+    // would also hide SecurityWarnings a tool's own code raises (a weak
+    // TLS key exchange).
+    args.push("--allow-child-process", "--disable-warning=PERM0002");
+  }
   return args;
 }
 

@@ -410,6 +410,7 @@ class HostState {
   }
 
   #logManifestErrors(diagnostics: Diagnostic[]): void {
+    if (this.#options.logManifest === false) return;
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (errors.length === 0) return;
     this.#log(`[tools] the manifest has errors`);
@@ -752,7 +753,9 @@ class HostState {
       const errors = next.diagnostics.filter((d) => d.severity === "error");
       if (errors.length > 0) {
         this.#logManifestErrors(next.diagnostics);
-        this.#log("[tools] reload refused: the old tool set keeps serving");
+        if (this.#options.logManifest !== false) {
+          this.#log("[tools] reload refused: the old tool set keeps serving");
+        }
         return notTaken(next);
       }
       // Both tool sets serve until the swap: runners deny what governs either.
@@ -760,7 +763,9 @@ class HostState {
       await this.#load(next, undefined, true);
     } catch (error) {
       const message = errorMessage(error);
-      this.#log(`[tools] reload refused: ${message}`);
+      if (this.#options.logManifest !== false) {
+        this.#log(`[tools] reload refused: ${message}`);
+      }
       return { ok: false, diagnostics: [], changed: false, error: message };
     }
     if (this.#closed) {
@@ -808,6 +813,7 @@ class HostState {
       changed,
       manifest: next.manifest,
       reloaded: [...names],
+      scoped: true,
     };
   }
 

@@ -87,6 +87,12 @@ export interface HostOptions {
   tmpMaxBytes?: number;
   /** Files in `tmpDir` older than this are removed, whatever their names (at the next save and when the host closes), in milliseconds; default 86 400 000 (24 hours). */
   tmpRetentionMs?: number;
+  /**
+   * Log the manifest's errors and each refused reload
+   * (`[tools] the manifest has errors`, `[tools] reload refused: …`);
+   * default true. The daemon and `beeuni mcp` report them themselves.
+   */
+  logManifest?: boolean;
   /** Where log lines go; default `console.error`. */
   log?: (line: string) => void;
   /** The harness whose visibility rules apply (A4, A6); default `experimental`. */
@@ -209,6 +215,8 @@ export interface ReloadResult {
   manifest?: Manifest;
   /** The tools whose modules were imported anew. */
   reloaded?: string[];
+  /** Set when only some tools' modules were imported anew, the manifest not read again. */
+  scoped?: true;
 }
 
 /** Something the host did, for those watching it: never a call's env, secrets or tokens. */

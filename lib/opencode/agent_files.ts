@@ -34,15 +34,15 @@ import {
 import {
   opencodeConfigDir,
   type OpencodePluginTool,
+  placeOpencodePlugin,
   PROJECT_OPENCODE_DIR,
-  writeOpencodePlugin,
+  writeIfChanged,
 } from "./plugin.ts";
 import { excludeFromGit, type GitExclude } from "./_git_exclude.ts";
 import {
   canonicalRoot,
   errorMessage,
   removeStaleTemps,
-  writeFileAtomic,
 } from "../common/mod.ts";
 
 /** The first line of every agent file beeuni writes. */
@@ -164,8 +164,10 @@ export function manifestAgents(manifest: Manifest): AgentEntry[] {
 
 /** What {@linkcode writeOpencodeAgents} did. */
 export interface OpencodeAgentsResult {
-  /** Paths written. */
+  /** Paths written: new files, or files whose bytes changed. */
   written: string[];
+  /** Paths of this project's agent files that already held those bytes, so not written. */
+  unchanged: string[];
   /** Paths of the user's own agent files left alone (no marker), so not written. */
   skipped: string[];
   /** Paths of earlier beeuni agent files removed (their agent left beeuni.yaml). */
@@ -220,6 +222,7 @@ export function writeOpencodeAgents(options: {
 }): OpencodeAgentsResult {
   const result: OpencodeAgentsResult = {
     written: [],
+    unchanged: [],
     skipped: [],
     removed: [],
     foreign: [],
@@ -249,14 +252,8 @@ export function writeOpencodeAgents(options: {
       options.hostedTools,
       options.projectDir,
     );
-    let same = false;
-    try {
-      same = readFileSync(path, "utf8") === text;
-    } catch {
-      // Not written yet.
-    }
-    if (!same) writeFileAtomic(path, text, { mode: 0o644, dirMode: 0o755 });
-    result.written.push(path);
+    if (writeIfChanged(path, text)) result.written.push(path);
+    else result.unchanged.push(path);
   }
   removeStaleTemps(dir, { names: [...names].map((name) => `${name}.md`) });
   let entries: string[] = [];
@@ -304,6 +301,8 @@ export interface OpencodeConfigResult extends OpencodeAgentsResult {
   configDir: string;
   /** The plugin file's path. */
   plugin: string;
+  /** Whether the plugin file was written (false: it held those bytes already). */
+  pluginWritten: boolean;
   /** The exclude line keeping the project's folder out of git, when in a checkout. */
   excluded?: GitExclude;
   /** Why the project's folder could not be kept out of git, when it could not. */
@@ -344,7 +343,7 @@ export function writeOpencodeConfig(
       excludeError = errorMessage(error);
     }
   }
-  const plugin = writeOpencodePlugin({
+  const plugin = placeOpencodePlugin({
     configDir,
     recordFile: options.recordFile,
     tools: options.tools,
@@ -356,22 +355,46 @@ export function writeOpencodeConfig(
     hostedTools: options.tools.map((tool) => tool.name),
     projectDir: options.projectDir,
   });
-  return { configDir, plugin, excluded, excludeError, ...agents };
+  return {
+    configDir,
+    plugin: plugin.path,
+    pluginWritten: plugin.changed,
+    excluded,
+    excludeError,
+    ...agents,
+  };
+}
+
+/** What {@linkcode syncOpencodeConfig} needs besides {@linkcode OpencodeConfigOptions}. */
+export interface SyncOpencodeOptions extends OpencodeConfigOptions {
+  /** Where the lines go. */
+  log: (line: string) => void;
+  /**
+   * Say where the files are even when nothing changed (the daemon's
+   * start); otherwise an unchanged set of files logs nothing.
+   */
+  announce?: boolean;
 }
 
 /**
- * {@linkcode writeOpencodeConfig} for the daemon: never throws; logs where
- * the plugin went, each of the user's agent files left alone, and any
- * failure (the daemon keeps serving either way).
+ * {@linkcode writeOpencodeConfig} for the daemon: never throws; logs what
+ * it wrote (`[opencode] wrote …`, only when a file changed or went; with
+ * `announce`, `[opencode] … are up to date` otherwise), each of the user's
+ * agent files left alone, and any failure (the daemon keeps serving
+ * either way).
  */
 export function syncOpencodeConfig(
-  options: OpencodeConfigOptions & { log: (line: string) => void },
+  options: SyncOpencodeOptions,
 ): OpencodeConfigResult | undefined {
   try {
     const result = writeOpencodeConfig(options);
-    options.log(
-      `[opencode] wrote ${result.plugin} (${options.tools.length} tools) and ${result.written.length} agent files`,
-    );
+    const what = `${result.plugin} (${options.tools.length} tools) and ${
+      result.written.length + result.unchanged.length
+    } agent files`;
+    const changed = result.pluginWritten || result.written.length > 0 ||
+      result.removed.length > 0;
+    if (changed) options.log(`[opencode] wrote ${what}`);
+    else if (options.announce) options.log(`[opencode] ${what} are up to date`);
     if (result.excluded?.added) {
       options.log(
         `[opencode] added "${result.excluded.line}" to ${result.excluded.file}, so git leaves the project's opencode folder alone`,

@@ -30,6 +30,7 @@ export {
   opencodeTarget,
   renderOpencodeAgent,
   syncOpencodeConfig,
+  type SyncOpencodeOptions,
   writeOpencodeAgents,
   writeOpencodeConfig,
 } from "./agent_files.ts";

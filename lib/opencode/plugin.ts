@@ -149,6 +149,37 @@ export const BeeuniTools: Plugin = createBeeuniPlugin(${
 }
 
 /**
+ * Writes `text` to `path` atomically (mode 0644, folders 0755) unless the
+ * file holds those bytes already; returns whether it wrote.
+ */
+export function writeIfChanged(path: string, text: string): boolean {
+  try {
+    if (readFileSync(path, "utf8") === text) return false;
+  } catch {
+    // Not written yet.
+  }
+  writeFileAtomic(path, text, { mode: 0o644, dirMode: 0o755 });
+  return true;
+}
+
+/**
+ * {@linkcode writeOpencodePlugin}, saying whether it wrote: `changed` is
+ * false when the file held the same bytes already.
+ */
+export function placeOpencodePlugin(
+  options: WriteOpencodePluginOptions,
+): { path: string; changed: boolean } {
+  const path = join(
+    resolve(options.configDir),
+    "plugins",
+    OPENCODE_PLUGIN_FILE,
+  );
+  const changed = writeIfChanged(path, renderOpencodePlugin(options));
+  removeStaleTemps(dirname(path), { names: [OPENCODE_PLUGIN_FILE] });
+  return { path, changed };
+}
+
+/**
  * Writes the plugin rendered by {@linkcode renderOpencodePlugin} to
  * `<configDir>/plugins/beeuni.ts` atomically (a temporary file in the same
  * folder, then a rename; nothing is written when the bytes are the same),
@@ -158,19 +189,5 @@ export const BeeuniTools: Plugin = createBeeuniPlugin(${
 export function writeOpencodePlugin(
   options: WriteOpencodePluginOptions,
 ): string {
-  const path = join(
-    resolve(options.configDir),
-    "plugins",
-    OPENCODE_PLUGIN_FILE,
-  );
-  const text = renderOpencodePlugin(options);
-  let same = false;
-  try {
-    same = readFileSync(path, "utf8") === text;
-  } catch {
-    // Not written yet.
-  }
-  if (!same) writeFileAtomic(path, text, { mode: 0o644, dirMode: 0o755 });
-  removeStaleTemps(dirname(path), { names: [OPENCODE_PLUGIN_FILE] });
-  return path;
+  return placeOpencodePlugin(options).path;
 }
