@@ -15,7 +15,7 @@ import {
 } from "./command.ts";
 import { timeoutOption } from "./_timeout_option.ts";
 import { projectHost } from "./_project_host.ts";
-import { escapeControl } from "../common/mod.ts";
+import { escapeControl, jsonSyntaxError } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { agentNames, findAgent, nearestName } from "../manifest/mod.ts";
@@ -23,18 +23,30 @@ import { agentNames, findAgent, nearestName } from "../manifest/mod.ts";
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";
 
+const EXAMPLE = `'{"query": "deno"}'`;
+
 function parseArgsJson(text: string, source: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    const broken = jsonSyntaxError(text);
+    const where = broken === undefined
+      ? ""
+      : ` at line ${broken.line}, column ${broken.col} (${
+        broken.near === ""
+          ? "the end of the text"
+          : `\`${escapeControl(broken.near)}\``
+      }): ${broken.problem};`;
     throw new UsageError(
-      `${source} is not valid JSON: pass an object such as '{"query": "deno"}'`,
+      `${source} is not valid JSON${
+        where || ":"
+      } pass an object such as ${EXAMPLE}`,
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(
-      `${source} must be a JSON object such as '{"query": "deno"}'`,
+      `${source} must be a JSON object such as ${EXAMPLE}`,
     );
   }
   return value as Record<string, unknown>;
