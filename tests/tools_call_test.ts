@@ -155,7 +155,7 @@ Deno.test("tools call says why a tool is missing: the nearest declared name, or 
   );
 });
 
-Deno.test("tools call shows the manifest's errors, names a syntax error's place, and refuses an unknown --agent", async () => {
+Deno.test("tools call shows the manifest's errors and names a syntax error's place", async () => {
   await using repo = await tempRepo({
     "beeuni.yaml":
       "tools:\n  fine: tools/fine.ts\n  bad: tools/bad.ts\n  Worse: tools/fine.ts\n",
@@ -182,16 +182,6 @@ Deno.test("tools call shows the manifest's errors, names a syntax error's place,
     /^tool "bad" did not load: the module has a syntax error: .+ \(tools\/bad\.ts:1:\d+\)\n/,
   );
   assert.doesNotMatch(bad.stderr, /TypeError: SyntaxError/);
-  const agent = await beeuni(
-    repo.dir,
-    ["tools", "call", "fine", "--agent", "nobody"],
-    { env: state.env },
-  );
-  assert.equal(agent.code, 2);
-  assert.equal(
-    agent.stderr,
-    'beeuni tools call: unknown agent "nobody": the manifest defines no agents\nRun `beeuni tools call --help` for usage.\n',
-  );
 });
 
 Deno.test("tools call refuses a tool the agent may not see (D4, A2)", async () => {
