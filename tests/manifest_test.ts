@@ -439,3 +439,12 @@ Deno.test("parseManifest() warns about a key that is a list or mapping instead o
     tools: ["read"],
   });
 });
+
+Deno.test("parseManifest() points a misspelled `exclude` of an agent's tools at the right key (V12)", async () => {
+  const manifest = await parse({
+    "beeuni.yaml": "agents:\n  a:\n    tools:\n      exlude: [bash]\n",
+  });
+  assert.deepEqual(brief(manifest.diagnostics), [
+    'beeuni.yaml:4:15: error V12: agent "a": `tools.exlude` must be true or false, found a list (did you mean `exclude: [...]`?)',
+  ]);
+});

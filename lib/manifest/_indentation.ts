@@ -43,6 +43,10 @@ interface Level {
   compact?: boolean;
   /** A mapping's keys so far: a repeated one does not fit either. */
   keys?: Set<string>;
+  /** Whether `keys` is this level's own; else it is shared with a copy and read only. */
+  ownKeys?: boolean;
+  /** Keys added since `keys` became shared. */
+  added?: string[];
 }
 
 /** Thrown when a line is not one the model reads. */
@@ -148,24 +152,35 @@ interface Placed {
 function level(line: Entry, col: number): Level {
   return line.item
     ? { col, list: true }
-    : { col, list: false, keys: new Set([line.key ?? ""]) };
+    : { col, list: false, keys: new Set([line.key ?? ""]), ownKeys: true };
 }
 
 /**
- * Walks `lines` in order, each at the column `colOf` gives it: the index
- * (into `lines`) of the first line that fits no block, or -1. `placed`
- * hears how each line fits.
+ * The block structure read so far: the open blocks, innermost last, and
+ * the block the last line opened. A copy resumes from the same place.
  */
-function firstMisfit(
-  lines: readonly Entry[],
-  colOf: (line: Entry, index: number) => number = (line) => line.col,
-  placed?: (index: number, how: Placed) => void,
-): number {
-  const levels: Level[] = [];
-  let expect: Expect | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const col = colOf(line, i);
+class Walk {
+  levels: Level[] = [];
+  expect: Expect | undefined;
+
+  /** A copy to walk on from here without changing this one. */
+  copy(): Walk {
+    const walk = new Walk();
+    // The key sets are shared and read only from now on: a copy costs the
+    // depth, not the keys.
+    for (const level of this.levels) level.ownKeys = false;
+    walk.levels = this.levels.map((level) => ({
+      ...level,
+      ...(level.added ? { added: [...level.added] } : {}),
+    }));
+    walk.expect = this.expect;
+    return walk;
+  }
+
+  /** Places `line` at column `col`: how it fits, or `undefined` when it fits no block. */
+  place(line: Entry, col: number): Placed | undefined {
+    const levels = this.levels;
+    const expect = this.expect;
     let how: Placed = {};
     if (levels.length === 0) {
       levels.push(level(line, col));
@@ -186,25 +201,47 @@ function firstMisfit(
         levels.pop();
         top = levels[levels.length - 1];
       }
-      if (!top || top.col !== col || top.list !== line.item) return i;
-      if (line.key !== undefined) {
-        if (top.keys?.has(line.key)) return i;
-        top.keys?.add(line.key);
+      if (!top || top.col !== col || top.list !== line.item) return undefined;
+      if (line.key !== undefined && top.keys) {
+        const key = line.key;
+        if (top.keys.has(key) || top.added?.includes(key)) return undefined;
+        if (top.ownKeys) top.keys.add(key);
+        else (top.added ??= []).push(key);
       }
     }
-    placed?.(i, how);
-    expect = undefined;
+    this.expect = undefined;
     if (line.inner) {
       const keyCol = col + line.inner.shift;
       levels.push({
         col: keyCol,
         list: false,
         keys: new Set([line.inner.key]),
+        ownKeys: true,
       });
-      if (line.inner.opens) expect = { col: keyCol, sameColList: true };
+      if (line.inner.opens) this.expect = { col: keyCol, sameColList: true };
     } else if (line.opens) {
-      expect = { col, sameColList: !line.item };
+      this.expect = { col, sameColList: !line.item };
     }
+    return how;
+  }
+}
+
+/**
+ * Walks `lines[from]` to `lines[to - 1]` on `walk`, each at the column
+ * `colOf` gives it: the index of the first line that fits no block, or
+ * -1. `placed` hears how each line fits.
+ */
+function firstMisfit(
+  walk: Walk,
+  lines: readonly Entry[],
+  range: { from: number; to: number },
+  colOf: (line: Entry, index: number) => number = (line) => line.col,
+  placed?: (index: number, how: Placed) => void,
+): number {
+  for (let i = range.from; i < range.to; i++) {
+    const how = walk.place(lines[i], colOf(lines[i], i));
+    if (how === undefined) return i;
+    placed?.(i, how);
   }
   return -1;
 }
@@ -244,9 +281,6 @@ function styleOf(lines: readonly Entry[]): Style {
 /** How many lines before and after the first misfit a fix may touch and must mend. */
 const REACH = 30;
 
-/** The most lines the model reads; a larger file keeps the library's place. */
-const MAX_LINES = 5_000;
-
 /** A badly indented line: where its text starts, its column, and the column it belongs at (1-based). */
 export interface Misplaced {
   /** Offset of the line's text. */
@@ -266,32 +300,47 @@ export interface Misplaced {
  * belongs at: of the lines up to the first that fits no block, the one
  * whose move to another column makes that line and the next ones fit, the
  * move keeping the file's usual indentation step when one can. Undefined
- * when the model cannot tell (a structure it does not read, no single
- * line to move, or a large file).
+ * when the model cannot tell (a structure it does not read, or no single
+ * line to move). Its cost grows with the file's lines: each move walks
+ * only the lines near the misfit, from a copy of the structure before
+ * them.
  */
 export function misplacedLine(source: string): Misplaced | undefined {
   const lines = entries(source);
-  if (!lines || lines.length > MAX_LINES) return undefined;
-  const misfit = firstMisfit(lines);
+  if (!lines) return undefined;
+  const misfit = firstMisfit(new Walk(), lines, { from: 0, to: lines.length });
   if (misfit < 0) return undefined;
-  const window = lines.slice(0, Math.min(lines.length, misfit + REACH));
+  // The structure just before each line a move may touch: the moves walk
+  // on from there, over the lines up to a few past the misfit.
+  const first = Math.max(0, misfit - REACH);
+  const before: Walk[] = [];
+  const walk = new Walk();
+  firstMisfit(walk, lines, { from: 0, to: first });
+  for (let index = first; index <= misfit; index++) {
+    before[index] = walk.copy();
+    if (index < misfit) walk.place(lines[index], lines[index].col);
+  }
+  const end = Math.min(lines.length, misfit + REACH);
   const { step, compactLists } = styleOf(lines);
   const columns = [...new Set(lines.map((line) => line.col))];
   const targets = new Set([0, ...columns, ...columns.map((col) => col + step)]);
   let best: { index: number; to: number; rank: number[] } | undefined;
-  for (let index = misfit; index >= Math.max(0, misfit - REACH); index--) {
+  for (let index = misfit; index >= first; index--) {
     const from = lines[index].col;
     // Whether the misfit line fits where this one starts, as if this line
     // and the ones under it were not there: this one broke a run.
     const broke = index < misfit &&
-      firstMisfit([...lines.slice(0, index), lines[misfit]]) < 0;
+      before[index].copy().place(lines[misfit], lines[misfit].col) !==
+        undefined;
     for (const to of targets) {
       if (to === from) continue;
       // Blocks that, after the move, sit off the file's usual step, and
       // keys that open a block and get nothing in it.
       let odd = 0;
       const misfits = firstMisfit(
-        window,
+        before[index].copy(),
+        lines,
+        { from: index, to: end },
         (line, at) => at === index ? to : line.col,
         (_at, how) => {
           if (how.orphan) odd++;

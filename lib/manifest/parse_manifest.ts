@@ -38,7 +38,11 @@ import type {
 } from "./types.ts";
 import { errorMessage } from "../common/mod.ts";
 import { spacedEntry } from "./_colon_space.ts";
-import { HINT_BUDGET_CELLS, type HintBudget } from "./nearest_name.ts";
+import {
+  HINT_BUDGET_CELLS,
+  type HintBudget,
+  nearestName,
+} from "./nearest_name.ts";
 import {
   agentNameWarning,
   agentSettingWarning,
@@ -503,11 +507,16 @@ class FileParser {
         const name = String(key.value);
         const flag = pair.value;
         if (!isScalar(flag) || typeof flag.value !== "boolean") {
+          const meant = isSeq(flag)
+            ? nearestName(name, ["exclude"], { maxDistance: 2 })
+            : undefined;
           this.error(
             this.nodePos(flag, entryPos),
             "V12",
             `agent "${agent}": \`tools.${name}\` must be true or false, found ${
               describe(flag)
+            }${
+              meant === undefined ? "" : ` (did you mean \`exclude: [...]\`?)`
             }`,
           );
           continue;
