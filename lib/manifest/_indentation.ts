@@ -36,8 +36,11 @@ interface Expect {
   sameColList: boolean;
 }
 
+/** An open block: a mapping or a list, and the column its entries start at. */
 interface Level {
+  /** The column of its keys or dashes. */
   col: number;
+  /** A list rather than a mapping. */
   list: boolean;
   /** A list at the column of the key it is the value of. */
   compact?: boolean;
@@ -281,7 +284,7 @@ function styleOf(lines: readonly Entry[]): Style {
 /** How many lines before and after the first misfit a fix may touch and must mend. */
 const REACH = 30;
 
-/** A badly indented line: where its text starts, its column, and the column it belongs at (1-based). */
+/** A badly indented line: where its text starts, its column, and the column it belongs at (columns 1-based). */
 export interface Misplaced {
   /** Offset of the line's text. */
   offset: number;
