@@ -90,6 +90,7 @@ export {
   type ToolsJson,
   toolsJson,
   type ToolsJsonTool,
+  undefinedAgentNote,
   v3Message,
   V7_MESSAGE,
   v8Message,

@@ -12,8 +12,6 @@
  * @module
  */
 
-import type { Tool } from "@beeuni/tools";
-
 /**
  * One image. `source_url`, `width` and `height` are present only when the
  * provider gives them.
@@ -55,6 +53,17 @@ export interface ImageSearchOutput {
 interface ToolContext {
   env?: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
+}
+
+/**
+ * The shape of a tool module's default export: `{ description, parameters,
+ * execute(args, context) }`. Declared here rather than imported from the
+ * toolkit, so a copy of this file type-checks in any project as it is.
+ */
+interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: never, context: ToolContext): unknown;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -707,6 +716,6 @@ const imageSearch = {
     required: ["query"],
   },
   execute,
-} satisfies Tool;
+} satisfies ToolModule;
 
 export default imageSearch;

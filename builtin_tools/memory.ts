@@ -13,7 +13,8 @@
  * folder when the tool next writes in it or lists it. Works offline with no
  * configuration.
  *
- * This module imports only `node:*` modules, so an ejected copy runs as is.
+ * This module imports only `node:*` modules, so an ejected copy runs and
+ * type-checks as is.
  *
  * @module
  */
@@ -32,7 +33,6 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import type { Tool } from "@beeuni/tools";
 
 /** What the host passes to `execute` (T5). */
 interface ToolContext {
@@ -41,6 +41,17 @@ interface ToolContext {
   directory: string;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
+}
+
+/**
+ * The shape of a tool module's default export: `{ description, parameters,
+ * execute(args, context) }`. Declared here rather than imported from the
+ * toolkit, so a copy of this file type-checks in any project as it is.
+ */
+interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: never, context: ToolContext): unknown;
 }
 
 const COMMANDS = [
@@ -719,6 +730,6 @@ const memory = {
         );
     }
   },
-} satisfies Tool;
+} satisfies ToolModule;
 
 export default memory;

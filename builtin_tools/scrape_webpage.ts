@@ -25,7 +25,6 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import zlib from "node:zlib";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
-import type { Tool } from "@beeuni/tools";
 
 // ---------------------------------------------------------------------------
 // Interface: arguments, output and context
@@ -37,6 +36,17 @@ interface ToolContext {
   directory?: string;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
+}
+
+/**
+ * The shape of a tool module's default export: `{ description, parameters,
+ * execute(args, context) }`. Declared here rather than imported from the
+ * toolkit, so a copy of this file type-checks in any project as it is.
+ */
+interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: never, context: ToolContext): unknown;
 }
 
 /** The output JSON of one call. */
@@ -2411,6 +2421,6 @@ const tool = {
     additionalProperties: false,
   },
   execute: scrape,
-} satisfies Tool;
+} satisfies ToolModule;
 
 export default tool;

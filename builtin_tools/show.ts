@@ -16,14 +16,14 @@
  * host's content-block convention, where the text block is the same JSON
  * record. Other callers keep reading the record as text.
  *
- * This module imports only `node:*` modules, so an ejected copy runs as is.
+ * This module imports only `node:*` modules, so an ejected copy runs and
+ * type-checks as is.
  *
  * @module
  */
 
 import { open, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, relative, resolve, sep } from "node:path";
-import type { Tool } from "@beeuni/tools";
 
 /** What the host passes to `execute` (T5). */
 interface ToolContext {
@@ -32,6 +32,17 @@ interface ToolContext {
   directory: string;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
+}
+
+/**
+ * The shape of a tool module's default export: `{ description, parameters,
+ * execute(args, context) }`. Declared here rather than imported from the
+ * toolkit, so a copy of this file type-checks in any project as it is.
+ */
+interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: never, context: ToolContext): unknown;
 }
 
 /** A table cell. */
@@ -693,6 +704,6 @@ const showTool = {
   ): Promise<ShowRecord | ShowContent> {
     return show(args, context);
   },
-} satisfies Tool;
+} satisfies ToolModule;
 
 export default showTool;

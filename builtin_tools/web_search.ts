@@ -11,8 +11,6 @@
  * @module
  */
 
-import type { Tool } from "@beeuni/tools";
-
 /** One search result. `date` is present only when the provider gives one. */
 export interface WebSearchResult {
   /** Title of the page, plain text. */
@@ -47,6 +45,17 @@ export interface WebSearchOutput {
 interface ToolContext {
   env?: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
+}
+
+/**
+ * The shape of a tool module's default export: `{ description, parameters,
+ * execute(args, context) }`. Declared here rather than imported from the
+ * toolkit, so a copy of this file type-checks in any project as it is.
+ */
+interface ToolModule {
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: never, context: ToolContext): unknown;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -653,6 +662,6 @@ const webSearch = {
     required: ["query"],
   },
   execute,
-} satisfies Tool;
+} satisfies ToolModule;
 
 export default webSearch;

@@ -87,10 +87,8 @@ export async function never(released: Promise<void>): Promise<Response> {
   return new Response("late");
 }
 
-/** A Beeuni tool module's source and every module it names. */
-export interface ToolSource {
-  /** The text of `builtin_tools/<tool>.ts`. */
-  source: string;
+/** Every module a module's source names. */
+export interface ModuleSpecifiers {
   /**
    * The specifiers of its static imports and re-exports, its bare
    * `import "x"` lines and its dynamic `import("x")` calls: what it loads
@@ -101,11 +99,14 @@ export interface ToolSource {
   typeSpecifiers: string[];
 }
 
-/** Reads `builtin_tools/<tool>.ts` and finds the modules it imports (B1). */
-export async function toolSource(tool: string): Promise<ToolSource> {
-  const source = await Deno.readTextFile(
-    join(REPO_ROOT, "builtin_tools", `${tool}.ts`),
-  );
+/** A Beeuni tool module's source and every module it names. */
+export interface ToolSource extends ModuleSpecifiers {
+  /** The text of `builtin_tools/<tool>.ts`. */
+  source: string;
+}
+
+/** Finds the modules a module's `source` imports. */
+export function moduleSpecifiers(source: string): ModuleSpecifiers {
   const typeOnly =
     /(?:^|\n)\s*import\s+type\s[^'"]*?from\s*["']([^"']+)["'];?/g;
   const typeSpecifiers = [...source.matchAll(typeOnly)].map((match) =>
@@ -122,7 +123,15 @@ export async function toolSource(tool: string): Promise<ToolSource> {
     ...code.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
     ...code.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g),
   ].map((match) => match[1]);
-  return { source, specifiers, typeSpecifiers };
+  return { specifiers, typeSpecifiers };
+}
+
+/** Reads `builtin_tools/<tool>.ts` and finds the modules it imports (B1). */
+export async function toolSource(tool: string): Promise<ToolSource> {
+  const source = await Deno.readTextFile(
+    join(REPO_ROOT, "builtin_tools", `${tool}.ts`),
+  );
+  return { source, ...moduleSpecifiers(source) };
 }
 
 /** Files by path: text, or bytes. */

@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { beeuni, runProgram, tempDir, tempRepo } from "./_helpers.ts";
+import { startDaemon } from "./_daemon.ts";
+import { mcpCommand, RawMcp, type Rpc } from "./_mcp.ts";
+import { setSecret } from "../lib/secrets/mod.ts";
 import {
   type AgentEntry,
   agentMaySee,
@@ -264,4 +268,130 @@ Deno.test("agentMaySee() refuses a tool outside the agent's list (A2)", () => {
     false,
   );
   assert.equal(agentMaySee("show", { harness: "standard" }), true);
+});
+
+Deno.test("an agent the manifest does not define sees every tool and gets no secret, the same through tools ls, tools call, HTTP, MCP over HTTP and stdio, and the web UI's API (section 5, A2, D6)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": [
+      "tools:",
+      "  echo: tools/echo.ts",
+      "  secret: tools/secret.ts",
+      "agents:",
+      "  writer:",
+      "    tools: [secret]",
+      "    secrets: all",
+      "",
+    ].join("\n"),
+    "tools/echo.ts": `export default {
+  description: "Echoes",
+  parameters: { type: "object" },
+  execute: () => "echo",
+};
+`,
+    "tools/secret.ts": `export default {
+  description: "Reads API_KEY",
+  parameters: { type: "object" },
+  execute: (_args, context) => context.env.API_KEY ?? "(unset)",
+};
+`,
+  });
+  await using state = await tempDir("beeuni_state_");
+  const env = { XDG_STATE_HOME: state.dir, TMPDIR: state.dir };
+  setSecret(repo.dir, "API_KEY", "key-of-writer", env);
+  const every = ["echo", "secret"];
+  const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name);
+
+  // The CLI: `beeuni` (the default agent) and "ghost" are not defined.
+  const ls = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--json",
+    "--agent",
+    "ghost",
+  ]);
+  assert.equal(ls.code, 0, ls.stderr);
+  assert.deepEqual(toolNames(JSON.parse(ls.stdout).tools), every);
+  for (const agent of [[], ["--agent", "beeuni"], ["--agent", "ghost"]]) {
+    const call = await beeuni(repo.dir, ["tools", "call", "secret", ...agent], {
+      env,
+    });
+    assert.deepEqual([call.code, call.stdout], [0, "(unset)\n"], call.stderr);
+  }
+  // The control: a defined agent keeps its list and its grant.
+  const writer = await beeuni(
+    repo.dir,
+    ["tools", "call", "secret", "--agent", "writer"],
+    { env },
+  );
+  assert.equal(writer.stdout, "key-of-writer\n", writer.stderr);
+  const hidden = await beeuni(
+    repo.dir,
+    ["tools", "call", "echo", "--agent", "writer"],
+    { env },
+  );
+  assert.equal(hidden.code, 1);
+
+  // The daemon: HTTP, MCP over HTTP and the web UI's API.
+  await using daemon = await startDaemon(repo.dir, { env });
+  const listed = await daemon.fetch("/beeuni/tools?agent=ghost");
+  assert.deepEqual(toolNames((await listed.json()).tools), every);
+  const http = await daemon.call("secret", { sessionId: "s", agent: "ghost" });
+  assert.deepEqual(http, { status: 200, body: { output: "(unset)" } });
+  const granted = await daemon.call("secret", {
+    sessionId: "s",
+    agent: "writer",
+  });
+  assert.equal(granted.body.output, "key-of-writer");
+  const mcp = new RawMcp(`${daemon.url}/mcp/ghost`, daemon.token);
+  await mcp.initialize();
+  assert.deepEqual(
+    toolNames((await mcp.request("tools/list")).result.tools),
+    every,
+  );
+  assert.deepEqual(
+    (await mcp.request("tools/call", { name: "secret" })).result.content,
+    [{ type: "text", text: "(unset)" }],
+  );
+  const ui = await (await daemon.fetch("/ui/api/tools?agent=ghost")).json();
+  assert.deepEqual(ui.agents, ["writer"]);
+  assert.deepEqual(toolNames(ui.tools), every);
+  assert.deepEqual(ui.hidden, []);
+
+  // MCP over stdio.
+  const [program, ...args] = mcpCommand(repo.dir, "--agent", "ghost");
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "agents-test", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "secret" },
+    },
+  ];
+  const stdio = await runProgram(program, args, {
+    cwd: repo.dir,
+    env: { NO_COLOR: "1", ...env },
+    stdin: lines.map((line) => JSON.stringify(line) + "\n").join(""),
+  });
+  const answers = new Map<unknown, Rpc>(
+    stdio.stdout.trim().split("\n").map((line) => {
+      const message = JSON.parse(line);
+      return [message.id, message];
+    }),
+  );
+  assert.deepEqual(toolNames(answers.get(2).result.tools), every, stdio.stderr);
+  assert.deepEqual(answers.get(3).result.content, [
+    { type: "text", text: "(unset)" },
+  ]);
 });

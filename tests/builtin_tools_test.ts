@@ -1,19 +1,40 @@
 // What holds for all five Beeuni tools together: each is one file that
-// loads only node:* modules (B1), and the provider code web_search and
+// imports only node:* modules (B1) and fits the toolkit's Tool type, and the provider code web_search and
 // image_search each carry stays the same in both copies.
 
 import assert from "node:assert/strict";
-import { BEEUNI_TOOLS } from "../lib/manifest/mod.ts";
+import { BEEUNI_TOOLS, type BeeuniToolName, type Tool } from "../mod.ts";
 import { toolSource } from "./_builtin.ts";
+import imageSearch from "../builtin_tools/image_search.ts";
+import memory from "../builtin_tools/memory.ts";
+import scrapeWebpage from "../builtin_tools/scrape_webpage.ts";
+import show from "../builtin_tools/show.ts";
+import webSearch from "../builtin_tools/web_search.ts";
 
-Deno.test("every Beeuni tool loads only node:* modules and takes only types from @beeuni/tools (B1, E1)", async () => {
+Deno.test("every Beeuni tool imports only node:* modules, types included, so a copy needs nothing installed (B1, E1)", async () => {
   for (const name of BEEUNI_TOOLS) {
     const { specifiers, typeSpecifiers } = await toolSource(name);
-    for (const specifier of specifiers) {
+    for (const specifier of [...specifiers, ...typeSpecifiers]) {
       assert.match(specifier, /^node:/, `${name} imports "${specifier}"`);
     }
-    const types = typeSpecifiers.filter((s) => !s.startsWith("node:"));
-    assert.deepEqual(types, ["@beeuni/tools"], name);
+  }
+});
+
+Deno.test("every Beeuni tool's default export stays assignable to the toolkit's Tool type (T1, B1)", () => {
+  // Each file declares the shape it satisfies instead of importing `Tool`;
+  // `deno check` of this test fails when that shape drifts from `Tool`.
+  const tools: Record<BeeuniToolName, Tool> = {
+    web_search: webSearch,
+    image_search: imageSearch,
+    scrape_webpage: scrapeWebpage,
+    memory,
+    show,
+  };
+  for (const name of BEEUNI_TOOLS) {
+    const tool = tools[name];
+    assert.equal(typeof tool.description, "string", name);
+    assert.equal(tool.parameters.type, "object", name);
+    assert.equal(typeof tool.execute, "function", name);
   }
 });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   escapeControl,
+  jsonSyntaxError,
   removeStaleTemps,
   withFileLock,
   writeFileAtomic,
@@ -98,4 +99,59 @@ Deno.test("escapeControl() writes every control character as a visible escape an
     escapeControl("line 1\nline 2\r\x1b", { keepNewlines: true }),
     "line 1\nline 2\\r\\x1b",
   );
+});
+
+Deno.test("jsonSyntaxError() finds a break exactly where JSON.parse refuses a text, and names its line, column and what was expected", () => {
+  const texts = [
+    "{}",
+    "[]",
+    '{"a": [1, -2.5e3, true, false, null, "x\\u00e9\\n"], "b": {}}',
+    ' \n "top" \n',
+    "0",
+    "{'a': 1}",
+    '{"a": 1,}',
+    "[1, 2,]",
+    '{"a" 1}',
+    "[1 2]",
+    '{"a": tru}',
+    '"x\\q"',
+    '"x\ty"',
+    '{"a": 1} x',
+    "",
+    "01",
+    "1.",
+    "-",
+    "\ufeff{}",
+    '{"a": "unclosed',
+    "[".repeat(100_000),
+    "[".repeat(100_000) + "]".repeat(100_000),
+  ];
+  for (const text of texts) {
+    let parses = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      parses = false;
+    }
+    assert.equal(
+      jsonSyntaxError(text) === undefined,
+      parses,
+      text.slice(0, 40),
+    );
+  }
+  assert.deepEqual(jsonSyntaxError('{\n  "a": 1\n  "b": 2\n}'), {
+    offset: 13,
+    line: 3,
+    col: 3,
+    problem: 'expected "," or "}" after the value',
+    near: '"b": 2',
+  });
+  assert.deepEqual(jsonSyntaxError("[1,"), {
+    offset: 3,
+    line: 1,
+    col: 4,
+    problem:
+      "expected a value (a string in double quotes, a number, true, false, null, an object or a list)",
+    near: "",
+  });
 });

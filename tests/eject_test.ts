@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { beeuni, git, REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { beeuni, git, REPO_ROOT, runProgram, tempRepo } from "./_helpers.ts";
+import { npmBin, npmPackage } from "./_npm_cache.ts";
+import { moduleSpecifiers } from "./_builtin.ts";
 import { createHost } from "../lib/host/mod.ts";
+import { BEEUNI_TOOLS } from "../lib/manifest/mod.ts";
 
 function builtin(name: string): Uint8Array {
   return Deno.readFileSync(join(REPO_ROOT, "builtin_tools", `${name}.ts`));
@@ -434,4 +437,53 @@ Deno.test("eject replaces both files by rename, never writing into them (E1, E2)
     Deno.readFileSync(join(repo.dir, "tools/show.ts")),
     builtin("show"),
   );
+});
+
+/** TypeScript from npm (`npm view typescript version`) and Node.js's types. */
+const TYPESCRIPT = "7.0.2";
+const TYPES_NODE = "22.20.7";
+
+Deno.test("each ejected Beeuni tool imports only node:* modules and passes deno check and tsc --noEmit on its own in a fresh project (E1, B1)", async () => {
+  const [tsc, nodeModules] = await Promise.all([
+    npmBin("typescript", TYPESCRIPT, "tsc"),
+    npmPackage("@types/node", TYPES_NODE),
+  ]);
+  await using repo = await tempRepo({ "beeuni.yaml": "agents: {}\n" });
+  for (const name of BEEUNI_TOOLS) {
+    const ejected = await beeuni(repo.dir, ["tools", "eject", name]);
+    assert.equal(ejected.code, 0, ejected.stderr);
+    const file = `tools/${name}.ts`;
+    const source = await read(repo.dir, file);
+    const { specifiers, typeSpecifiers } = moduleSpecifiers(source);
+    for (const specifier of [...specifiers, ...typeSpecifiers]) {
+      assert.match(specifier, /^node:/, `${file} imports "${specifier}"`);
+    }
+    const check = await runProgram(
+      Deno.execPath(),
+      ["check", "--quiet", file],
+      { cwd: repo.dir, env: { NO_COLOR: "1" } },
+    );
+    assert.equal(check.code, 0, `deno check ${file}:\n${check.stderr}`);
+    const typed = await runProgram(tsc, [
+      "--noEmit",
+      "--strict",
+      "--target",
+      "es2022",
+      "--module",
+      "nodenext",
+      "--types",
+      "node",
+      "--typeRoots",
+      join(nodeModules, "@types"),
+      file,
+    ], { cwd: repo.dir });
+    assert.equal(
+      typed.code,
+      0,
+      `tsc ${file}:\n${typed.stdout}${typed.stderr}`,
+    );
+  }
+  // The copies are the project's own now: nothing of the toolkit is needed.
+  assert.equal(existsSync(join(repo.dir, "node_modules")), false);
+  assert.equal(existsSync(join(repo.dir, "deno.json")), false);
 });

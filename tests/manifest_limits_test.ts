@@ -199,6 +199,32 @@ Deno.test("duplicate keys are checked in linear time: 200,000 keys finish (hang 
   ]);
 });
 
+Deno.test("a dedented line near the end of a 1 MiB manifest is named, each move tried walking only the lines near it (hang guard 60 s)", async () => {
+  const script = `
+    import { parseManifest } from ${
+    JSON.stringify(join(REPO_ROOT, "lib/manifest/mod.ts"))
+  };
+    const lines = ["tools:"];
+    for (let i = 0; lines.join("\\n").length < 990000; i += 1000) {
+      for (let j = i; j < i + 1000; j++) lines.push("  tool_" + j + ": tools/t" + j + ".ts");
+    }
+    const at = lines.length - 3;
+    lines[at] = lines[at].trimStart();
+    const text = lines.join("\\n") + "\\n";
+    const m = await parseManifest("/repo", "beeuni.yaml", () => text);
+    console.log(JSON.stringify([at + 1, m.diagnostics.map((d) => [d.line, d.col, d.message])]));
+  `;
+  const [line, found] = await evalJson<[number, [number, number, string][]]>(
+    script,
+    REPO_ROOT,
+  );
+  assert.deepEqual(found, [[
+    line,
+    1,
+    "malformed YAML: bad indentation: this line starts at column 1, left of the entries it belongs with (column 3), so the lines below it no longer fit; move it to column 3",
+  ]]);
+});
+
 Deno.test("150,000 findings from one file do not overflow the stack; loadProject() reports the limit and a closing count", async () => {
   const text = "tools:\n" +
     Array.from({ length: 150_000 }, (_, i) => `  t${i}: 1\n`).join("");

@@ -380,35 +380,49 @@ Deno.test("parseManifest() reads CRLF files with the same positions", async () =
   assert.equal(crlf.files[0].tools[1].value, "tools/x.ts");
 });
 
-Deno.test("parseManifest() reports a YAML indentation mistake once, at the line and column of the misplaced text (V12)", async () => {
+Deno.test("parseManifest() reports a YAML indentation mistake once, at the misplaced line, with the column it belongs at (V12)", async () => {
+  const bad = "malformed YAML: bad indentation: this line starts at column";
   const cases: [string, string][] = [
     [
       "tools:\n  web_search: beeuni:web_search\n   memory: beeuni:memory\n",
-      "beeuni.yaml:3:4: error V12: malformed YAML: bad indentation: this line starts at column 4, further right than the line above (column 3), so YAML reads it as part of that line; align it with the entries it belongs to",
+      `beeuni.yaml:3:4: error V12: ${bad} 4, further right than the entries it belongs with (column 3), so YAML reads it as part of the line above; move it to column 3`,
     ],
     [
       "tools:\n  web_search: beeuni:web_search\n memory: beeuni:memory\n",
-      "beeuni.yaml:3:2: error V12: malformed YAML: bad indentation: this line starts at column 2, which lines up with no entry above it; align it with the entries it belongs to",
+      `beeuni.yaml:3:2: error V12: ${bad} 2, left of the entries it belongs with (column 3); move it to column 3`,
     ],
     [
       "agents:\n  planner:\n    tools:\n      - read\n     - grep\n",
-      "beeuni.yaml:5:6: error V12: malformed YAML: bad indentation: this line starts at column 6, which lines up with no entry above it; align it with the entries it belongs to",
+      `beeuni.yaml:5:6: error V12: ${bad} 6, left of the entries it belongs with (column 7); move it to column 7`,
     ],
     [
+      // The first entry sits 4 columns in where the file's step is 2.
       "agents:\n  a:\n      tools: all\n    # why\n    secrets: all\n",
-      "beeuni.yaml:5:5: error V12: malformed YAML: bad indentation: this line starts at column 5, which lines up with no entry above it; align it with the entries it belongs to",
+      `beeuni.yaml:3:7: error V12: ${bad} 7, further right than the entries it belongs with (column 5); move it to column 5`,
     ],
     [
       "imports:\n  - a.yaml\n - b.yaml\n",
-      "beeuni.yaml:3:2: error V12: malformed YAML: bad indentation: this line starts at column 2, which lines up with no entry above it; align it with the entries it belongs to",
+      `beeuni.yaml:3:2: error V12: ${bad} 2, left of the entries it belongs with (column 3); move it to column 3`,
+    ],
+    [
+      // A dedented line is named, not the next line, where YAML gives up.
+      "tools:\n  greet: tools/greet.ts\nmemory: beeuni:memory\n  show: beeuni:show\n",
+      `beeuni.yaml:3:1: error V12: ${bad} 1, left of the entries it belongs with (column 3), so the lines below it no longer fit; move it to column 3`,
+    ],
+    [
+      "agents:\n  writer:\n    model: x\ntools: [read]\n    secrets: all\n",
+      `beeuni.yaml:4:1: error V12: ${bad} 1, left of the entries it belongs with (column 5), so the lines below it no longer fit; move it to column 5`,
+    ],
+    [
+      "agents:\r\n  writer:\r\n    tools: [read]\r\n  secrets: all\r\n    model: x\r\n",
+      `beeuni.yaml:4:3: error V12: ${bad} 3, left of the entries it belongs with (column 5), so the lines below it no longer fit; move it to column 5`,
     ],
   ];
   for (const [text, expected] of cases) {
     assert.deepEqual(
       brief((await parse({ "beeuni.yaml": text })).diagnostics),
-      [
-        expected,
-      ],
+      [expected],
+      text,
     );
   }
 });
@@ -424,4 +438,13 @@ Deno.test("parseManifest() warns about a key that is a list or mapping instead o
     "[ a, b ]": "x",
     tools: ["read"],
   });
+});
+
+Deno.test("parseManifest() points a misspelled `exclude` of an agent's tools at the right key (V12)", async () => {
+  const manifest = await parse({
+    "beeuni.yaml": "agents:\n  a:\n    tools:\n      exlude: [bash]\n",
+  });
+  assert.deepEqual(brief(manifest.diagnostics), [
+    'beeuni.yaml:4:15: error V12: agent "a": `tools.exlude` must be true or false, found a list (did you mean `exclude: [...]`?)',
+  ]);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { beeuni, CLI, controlChars, runProgram, tempRepo } from "./_helpers.ts";
-import { bunBin, NODE_22, nodeBin } from "./_runtimes.ts";
+import { bunBin, NODE_22, nodeBin, runArgv, RUNTIMES } from "./_runtimes.ts";
 import { testCacheEnv } from "./_npm_cache.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 
@@ -156,7 +156,7 @@ Deno.test("tools call says why a tool is missing: the nearest declared name, or 
   );
 });
 
-Deno.test("tools call shows the manifest's errors, names a syntax error's place, and refuses an unknown --agent", async () => {
+Deno.test("tools call shows the manifest's errors and names a syntax error's place", async () => {
   await using repo = await tempRepo({
     "beeuni.yaml":
       "tools:\n  fine: tools/fine.ts\n  bad: tools/bad.ts\n  Worse: tools/fine.ts\n",
@@ -183,16 +183,6 @@ Deno.test("tools call shows the manifest's errors, names a syntax error's place,
     /^tool "bad" did not load: the module has a syntax error: .+ \(tools\/bad\.ts:1:\d+\)\n/,
   );
   assert.doesNotMatch(bad.stderr, /TypeError: SyntaxError/);
-  const agent = await beeuni(
-    repo.dir,
-    ["tools", "call", "fine", "--agent", "nobody"],
-    { env: state.env },
-  );
-  assert.equal(agent.code, 2);
-  assert.equal(
-    agent.stderr,
-    'beeuni tools call: unknown agent "nobody": the manifest defines no agents\nRun `beeuni tools call --help` for usage.\n',
-  );
 });
 
 Deno.test("tools call refuses a tool the agent may not see (D4, A2)", async () => {
@@ -255,7 +245,10 @@ Deno.test("tools call rejects bad --args with a usage error (exit 2)", async () 
     { env: state.env },
   );
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--args is not valid JSON/);
+  assert.equal(
+    bad.stderr,
+    'beeuni tools call: --args is not valid JSON at line 1, column 2 (`name: x}`): expected a property name in double quotes; pass an object such as \'{"query": "deno"}\'\nRun `beeuni tools call --help` for usage.\n',
+  );
   const array = await beeuni(
     repo.dir,
     ["tools", "call", "greet", "--args", "[1]"],
@@ -266,6 +259,36 @@ Deno.test("tools call rejects bad --args with a usage error (exit 2)", async () 
   const none = await beeuni(repo.dir, ["tools", "call"], { env: state.env });
   assert.equal(none.code, 2);
   assert.match(none.stderr, /missing the tool's name/);
+});
+
+Deno.test("tools call says where invalid JSON arguments break, in the same words under Deno, Node.js and Bun", async () => {
+  await using repo = await tempRepo(FILES);
+  await using state = await isolatedState();
+  const stdin = '{\n  "name": "Ada"\n  "title": "Dr"\n}\n';
+  const expected =
+    'beeuni tools call: standard input is not valid JSON at line 3, column 3 (`"title": "Dr"`): expected "," or "}" after the value; pass an object such as \'{"query": "deno"}\'\nRun `beeuni tools call --help` for usage.\n';
+  for (const runtime of RUNTIMES) {
+    const result = await runArgv(
+      [...await runtime.argv(), CLI, "tools", "call", "greet", "--args", "-"],
+      repo.dir,
+      state.env,
+      stdin,
+    );
+    assert.deepEqual(
+      { code: result.code, stderr: result.stderr, stdout: result.stdout },
+      { code: 2, stderr: expected, stdout: "" },
+      runtime.label,
+    );
+  }
+  const end = await beeuni(
+    repo.dir,
+    ["tools", "call", "greet", "--args", '{"name": "Ada"'],
+    { env: state.env },
+  );
+  assert.match(
+    end.stderr,
+    /--args is not valid JSON at line 1, column 15 \(the end of the text\): expected "," or "}" after the value;/,
+  );
 });
 
 Deno.test("tools call escapes control characters of a name in its messages", async () => {

@@ -298,6 +298,7 @@ Add \`<name>: beeuni:<name>\` under \`tools:\` to get one back.
     ],
     removed: ["image_search", "scrape_webpage", "show"],
     agent: "helper",
+    agent_defined: true,
     harness: "standard",
     hidden: ["lookup_order", "pty_notes"],
   });
@@ -500,24 +501,59 @@ Deno.test("beeuni tools ls --agent lets bash cover pty_* in the standard harness
   assert.deepEqual(names(experimental.stdout), []);
 });
 
-Deno.test("beeuni tools ls --agent names the defined agents for an unknown one", async () => {
+Deno.test("beeuni tools ls --agent lists every tool for an agent the manifest does not define, and a note says so with the nearest name (section 5, D4)", async () => {
   await using repo = await agentsRepo();
-  const result = await beeuni(repo.dir, ["tools", "ls", "--agent", "ghost"]);
-  assert.equal(result.code, 1);
+  const result = await beeuni(repo.dir, ["tools", "ls", "--agent", "helpr"]);
+  assert.equal(result.code, 0);
+  assert.equal(
+    result.stdout,
+    `NAME          KIND     SOURCE
+web_search    beeuni   beeuni:web_search
+memory        beeuni   beeuni:memory
+lookup_order  project  tools/lookup_order.ts
+pty_notes     project  tools/pty_notes.ts
+
+Removed Beeuni tools: image_search, scrape_webpage, show
+Add \`<name>: beeuni:<name>\` under \`tools:\` to get one back.
+`,
+  );
   assert.equal(
     result.stderr,
-    'beeuni tools ls: unknown agent "ghost": the manifest defines "lead", "helper", "shell", "quiet", "everyone", "support", "legacy", "loner"\n',
+    'beeuni tools ls: agent "helpr" is not defined in the manifest, so it sees every tool (the default `all`) and gets no secret (did you mean "helper"?)\n',
   );
+  const json = await beeuni(repo.dir, [
+    "tools",
+    "ls",
+    "--json",
+    "--agent",
+    "beeuni",
+  ]);
+  const doc = JSON.parse(json.stdout);
+  assert.equal(doc.agent, "beeuni");
+  assert.equal(doc.agent_defined, false);
+  assert.deepEqual(doc.hidden, []);
+  assert.deepEqual(names(json.stdout), [
+    "web_search",
+    "memory",
+    "lookup_order",
+    "pty_notes",
+  ]);
+  // An undefined parent sees every tool and may start subagents, so the
+  // subagent's own list decides.
   const parent = await beeuni(repo.dir, [
     "tools",
     "ls",
+    "--json",
     "--agent",
     "helper",
     "--parent",
     "ghost",
+    "--harness",
+    "experimental",
   ]);
-  assert.equal(parent.code, 1);
-  assert.match(parent.stderr, /unknown agent "ghost"/);
+  assert.equal(parent.code, 0, parent.stderr);
+  assert.deepEqual(names(parent.stdout), ["web_search", "memory"]);
+  assert.match(parent.stderr, /agent "ghost" is not defined in the manifest/);
 });
 
 Deno.test("beeuni tools ls rejects bad option values with exit 2", async () => {

@@ -430,8 +430,163 @@ Deno.test("beeuni validate reports a YAML indentation mistake as one error at it
   assert.equal(result.code, 1);
   assert.equal(
     result.stdout,
-    "beeuni.yaml:3:4: error: malformed YAML: bad indentation: this line starts at column 4, further right than the line above (column 3), so YAML reads it as part of that line; align it with the entries it belongs to\n\n1 error, 0 warnings\n",
+    "beeuni.yaml:3:4: error: malformed YAML: bad indentation: this line starts at column 4, further right than the entries it belongs with (column 3), so YAML reads it as part of the line above; move it to column 3\n\n1 error, 0 warnings\n",
   );
+});
+
+Deno.test("beeuni validate names a dedented line, not the line after it, and the column it belongs at (V12)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": [
+      "tools:",
+      "  hello: tools/hello.ts",
+      "web_search: beeuni:web_search",
+      "  memory: beeuni:memory",
+      "",
+    ].join("\n"),
+    "tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assertNoTrace(result);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "beeuni.yaml:3:1: error: malformed YAML: bad indentation: this line starts at column 1, left of the entries it belongs with (column 3), so the lines below it no longer fit; move it to column 3\n\n1 error, 0 warnings\n",
+  );
+});
+
+Deno.test("beeuni validate says a key written without the space after its colon needs one (V12)", async () => {
+  const cases: [string, string][] = [
+    // Among other entries YAML fails to parse the file.
+    [
+      "tools:\n  hello: tools/hello.ts\n  slug:tools/slug.ts\n",
+      'beeuni.yaml:3:3: error: malformed YAML: "slug:tools/slug.ts" needs a space after the colon to be a key and its value: write `slug: tools/slug.ts`\n',
+    ],
+    [
+      "tools:\n  slug:tools/slug.ts\n  hello: tools/hello.ts\n",
+      'beeuni.yaml:2:3: error: malformed YAML: "slug:tools/slug.ts" needs a space after the colon to be a key and its value: write `slug: tools/slug.ts`\n',
+    ],
+    // Alone, it is a string where a mapping belongs.
+    [
+      "agents:\n  a:\n    tools:[read]\n",
+      'beeuni.yaml:3:5: error: agent "a" must be a mapping (tools:, secrets:, …), found the string "tools:[read]" (a key needs a space after its colon: write `tools: [read]`)\n',
+    ],
+  ];
+  for (const [manifest, expected] of cases) {
+    await using repo = await tempRepo({
+      "beeuni.yaml": manifest,
+      "tools/hello.ts": TOOL,
+      "tools/slug.ts": TOOL,
+    });
+    const result = await beeuni(repo.dir, ["validate"]);
+    assertNoTrace(result);
+    assert.equal(result.code, 1, manifest);
+    assert.equal(result.stdout, `${expected}\n1 error, 0 warnings\n`);
+  }
+});
+
+Deno.test("beeuni validate warns where a misspelled or misplaced key takes tools or restrictions away, with a hint (V12, M7)", async () => {
+  const cases: [string, string[]][] = [
+    [
+      "agent:\n  writer:\n    tools: [read]\n",
+      [
+        'beeuni.yaml:1:1: warning: unknown top-level key "agent" (did you mean "agents"?): it defines no agent; rename it to `agents`',
+      ],
+    ],
+    [
+      "tool:\n  web_search: beeuni:web_search\n",
+      [
+        'beeuni.yaml:1:1: warning: unknown top-level key "tool" (did you mean "tools"?): it declares no tool; rename it to `tools`',
+      ],
+    ],
+    [
+      // Tool lines dedented to the top level leave `tools:` empty.
+      "tools:\nhello: tools/hello.ts\nweb_search: beeuni:web_search\n",
+      [
+        "beeuni.yaml:1:1: warning: Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.",
+        'beeuni.yaml:2:1: warning: "hello: tools/hello.ts" is a tool entry at the top level, where it declares no tool: indent it under `tools:`',
+        'beeuni.yaml:3:1: warning: "web_search: beeuni:web_search" is a tool entry at the top level, where it declares no tool: indent it under `tools:`',
+      ],
+    ],
+    [
+      // An agent's `tools:` dedented one level: an agent named "tools".
+      "agents:\n  writer:\n  tools:\n    exclude: [bash]\n",
+      [
+        'beeuni.yaml:3:3: warning: agent "tools" is named like an agent setting: as written, `tools:` defines an agent of its own; to make it a setting, indent it under "writer"',
+      ],
+    ],
+    [
+      "agents:\n  writer:\n    tool: [read]\n    secret: [API_KEY]\n    permisson: { bash: deny }\n",
+      [
+        'beeuni.yaml:3:5: warning: agent "writer": "tool" is not an agent setting (did you mean "tools"?), so the agent sees every tool: rename it to `tools`',
+        'beeuni.yaml:4:5: warning: agent "writer": "secret" is not an agent setting (did you mean "secrets"?), so the agent gets no secret: rename it to `secrets`',
+        'beeuni.yaml:5:5: warning: agent "writer": "permisson" is not an agent setting (did you mean "permission"?): rename it to `permission`',
+      ],
+    ],
+  ];
+  for (const [manifest, expected] of cases) {
+    await using repo = await tempRepo({
+      "beeuni.yaml": manifest,
+      "tools/hello.ts": TOOL,
+    });
+    const result = await beeuni(repo.dir, ["validate"]);
+    assertNoTrace(result);
+    assert.equal(result.code, 0, manifest);
+    const count = expected.length === 1
+      ? "1 warning"
+      : `${expected.length} warnings`;
+    assert.equal(
+      result.stdout,
+      `${expected.join("\n")}\n\n0 errors, ${count}\n`,
+    );
+  }
+});
+
+Deno.test("beeuni validate keeps quiet about keys that are simply not its own (M7)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": [
+      "version: 2",
+      "connectors:",
+      "  crm: { url: https://crm.example }",
+      "tools:",
+      "  web_search: beeuni:web_search",
+      "  hello: tools/hello.ts",
+      "agents:",
+      "  writer:",
+      "    tools: [read, hello]",
+      "    model: anthropic/claude-sonnet-4",
+      "    mode: subagent",
+      "    description: Writes",
+      "    permission: { bash: deny }",
+      "    connectors: [crm]",
+      "    review_policy: strict",
+      "",
+    ].join("\n"),
+    "tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assert.deepEqual(result, {
+    code: 0,
+    stdout: "beeuni.yaml is valid\n",
+    stderr: "",
+  });
+});
+
+Deno.test("beeuni validate's hint for a mistyped tool prefers the project's own tool, then a Beeuni tool, over a harness tool at the same distance (V9)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": [
+      "tools:",
+      "  web_search: beeuni:web_search",
+      "  greet: tools/hello.ts",
+      "agents:",
+      "  a:",
+      "    tools: [gret]",
+      "",
+    ].join("\n"),
+    "tools/hello.ts": TOOL,
+  });
+  const result = await beeuni(repo.dir, ["validate"]);
+  assert.equal(result.code, 0);
+  assert.match(result.stdout, /lists "gret", .*\(did you mean "greet"\?\)/);
 });
 
 Deno.test("beeuni validate escapes control characters from names in text and github output; JSON keeps them exact", async () => {

@@ -15,26 +15,38 @@ import {
 } from "./command.ts";
 import { timeoutOption } from "./_timeout_option.ts";
 import { projectHost } from "./_project_host.ts";
-import { escapeControl } from "../common/mod.ts";
+import { escapeControl, jsonSyntaxError } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
-import { agentNames, findAgent, nearestName } from "../manifest/mod.ts";
+import { nearestName, undefinedAgentNote } from "../manifest/mod.ts";
 
 /** The agent a call is made for when `--agent` is not given. */
 export const DEFAULT_AGENT = "beeuni";
+
+const EXAMPLE = `'{"query": "deno"}'`;
 
 function parseArgsJson(text: string, source: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    const broken = jsonSyntaxError(text);
+    const where = broken === undefined
+      ? ""
+      : ` at line ${broken.line}, column ${broken.col} (${
+        broken.near === ""
+          ? "the end of the text"
+          : `\`${escapeControl(broken.near)}\``
+      }): ${broken.problem};`;
     throw new UsageError(
-      `${source} is not valid JSON: pass an object such as '{"query": "deno"}'`,
+      `${source} is not valid JSON${
+        where || ":"
+      } pass an object such as ${EXAMPLE}`,
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(
-      `${source} must be a JSON object such as '{"query": "deno"}'`,
+      `${source} must be a JSON object such as ${EXAMPLE}`,
     );
   }
   return value as Record<string, unknown>;
@@ -53,30 +65,14 @@ function manifestErrors(host: Host): string {
 }
 
 /**
- * What stops the call before it is made, in words, or `undefined`: an
- * unknown `--agent`, a name the project does not declare (with the nearest
- * one), a tool that did not load (its reason first), and the manifest's
- * errors that explain either. Control characters in names and reasons are
- * escaped, so none can drive the terminal or start a line.
+ * What stops the call before it is made, in words, or `undefined`: a name
+ * the project does not declare (with the nearest one), a tool that did not
+ * load (its reason first), and the manifest's errors that explain either.
+ * Control characters in names and reasons are escaped, so none can drive
+ * the terminal or start a line.
  */
-function callProblem(
-  host: Host,
-  rawName: string,
-  rawAgent: string | undefined,
-): string | undefined {
+function callProblem(host: Host, rawName: string): string | undefined {
   const name = escapeControl(rawName);
-  const agent = rawAgent === undefined ? undefined : escapeControl(rawAgent);
-  const manifest = host.manifest();
-  if (rawAgent !== undefined && !findAgent(manifest, rawAgent)) {
-    const defined = agentNames(manifest);
-    return `beeuni tools call: unknown agent "${agent}": ${
-      defined.length === 0
-        ? "the manifest defines no agents"
-        : `the manifest defines ${
-          defined.map((n) => `"${escapeControl(n)}"`).join(", ")
-        }`
-    }\nRun \`beeuni tools call --help\` for usage.\n`;
-  }
   const declared = host.toolSet().tools.map((tool) => tool.name);
   if (!declared.includes(rawName)) {
     const near = nearestName(rawName, declared);
@@ -113,7 +109,9 @@ Options:
   --args JSON       the arguments, a JSON object (default {}); "-" reads
                     them from standard input
   --agent NAME      the agent making the call (default "${DEFAULT_AGENT}"): decides
-                    which tools it may call and which secrets it gets
+                    which tools it may call and which secrets it gets; an
+                    agent the manifest does not define sees every tool and
+                    gets no secret
   --parent NAME     the session agent, when --agent is a subagent
   --session ID      the session id in context.sessionId (default: random)
   --manifest PATH   the project's beeuni.yaml (default: found from the
@@ -172,14 +170,19 @@ Options:
       },
     });
     try {
-      const problem = callProblem(
-        host,
-        name,
-        values.agent as string | undefined,
-      );
+      // An agent the manifest does not define sees every tool and gets no
+      // secret, as on every other transport; named with --agent, a note
+      // says so.
+      for (const named of [values.agent, values.parent]) {
+        const note = typeof named === "string"
+          ? undefinedAgentNote(host.manifest(), named)
+          : undefined;
+        if (note) io.stderr(`beeuni tools call: ${escapeControl(note)}\n`);
+      }
+      const problem = callProblem(host, name);
       if (problem) {
         io.stderr(problem);
-        return problem.startsWith("beeuni tools call: unknown agent") ? 2 : 1;
+        return 1;
       }
       // The tool resolves; the manifest's errors still deserve a look.
       io.stderr(manifestErrors(host));

@@ -6,19 +6,18 @@
  */
 
 import {
-  type AgentEntry,
-  agentNames,
   agentTools,
   type AgentView,
   findAgent,
   formatText,
   formatToolsTable,
   type Harness,
-  type Manifest,
   mayDelegate,
   type ToolSet,
   toolsJson,
+  undefinedAgentNote,
 } from "../manifest/mod.ts";
+import { escapeControl } from "../common/mod.ts";
 import {
   type Command,
   type CommandIo,
@@ -28,20 +27,6 @@ import {
 import { loadProject } from "../project/mod.ts";
 
 const HARNESSES: readonly Harness[] = ["standard", "experimental"];
-
-/** The agent named `name`, or an error listing the agents the manifest defines. */
-function agentNamed(manifest: Manifest, name: string): AgentEntry {
-  const agent = findAgent(manifest, name);
-  if (agent) return agent;
-  const defined = agentNames(manifest);
-  throw new Error(
-    `unknown agent "${name}": ${
-      defined.length === 0
-        ? "the manifest defines no agents"
-        : `the manifest defines ${defined.map((n) => `"${n}"`).join(", ")}`
-    }`,
-  );
-}
 
 /** `beeuni tools ls`: lists the session's tools, or what one agent sees. */
 export const toolsLsCommand: Command = {
@@ -62,7 +47,8 @@ Options:
   --json           print { manifest, tools_key, tools: [{ name, kind,
                    source }], removed }
   --agent NAME     list only the tools agent NAME sees (agents.NAME.tools);
-                   the rest are named on a "Hidden from agent" line
+                   the rest are named on a "Hidden from agent" line; an
+                   agent the manifest does not define sees every tool
   --harness H      the harness whose rules apply to --agent: standard
                    (default; bash covers pty_*, write/edit/apply_patch share
                    one permission) or experimental (the daemon's
@@ -121,13 +107,22 @@ Options:
     let set: ToolSet = project.toolSet;
     let view: AgentView | undefined;
     if (agentName !== undefined) {
-      const agent = agentNamed(project.manifest, agentName);
+      const manifest = project.manifest;
+      // An agent the manifest does not define sees every tool, as on
+      // every other transport: a note says so, with a near name.
+      for (const name of [agentName, parentName]) {
+        const note = name === undefined
+          ? undefined
+          : undefinedAgentNote(manifest, name);
+        if (note) io.stderr(`beeuni tools ls: ${escapeControl(note)}\n`);
+      }
+      const agent = findAgent(manifest, agentName);
       const parent = parentName === undefined
         ? undefined
-        : agentNamed(project.manifest, parentName);
+        : findAgent(manifest, parentName);
       if (parent && !mayDelegate(parent, harness)) {
         throw new Error(
-          `agent "${parent.name}" cannot start subagents: its tools do not include "task" (A4)`,
+          `agent "${parent.name}" cannot start subagents: its tools do not include "task"; add \`task\` to them or name another --parent`,
         );
       }
       const names = agentTools({
@@ -137,9 +132,10 @@ Options:
         harness,
       });
       view = {
-        agent: agent.name,
+        agent: agentName,
+        defined: agent !== undefined,
         harness,
-        parent: parent?.name,
+        parent: parentName,
         hidden: set.tools.map((tool) => tool.name).filter((name) =>
           !names.includes(name)
         ),

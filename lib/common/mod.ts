@@ -1,5 +1,6 @@
 /**
- * Small helpers every stage shares: error text, atomic file writes, a
+ * Small helpers every stage shares: error text, where JSON text breaks,
+ * atomic file writes, a
  * file lock, the cleanup of stale temporary files, the toolkit's folders,
  * loopback names, running git safely, comparing secrets, and the bounds on
  * what a caller may make a server hold (the length of its names, the event
@@ -10,6 +11,7 @@
 
 export { errorMessage } from "./errors.ts";
 export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
+export { type JsonSyntaxError, jsonSyntaxError } from "./json_syntax_error.ts";
 export {
   type OptionSpec,
   type ParsedArgs,

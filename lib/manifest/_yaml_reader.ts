@@ -25,6 +25,8 @@ import {
 import type { TreePair, TreeValue } from "./_yaml_tree.ts";
 import type { ManifestLimits } from "./limits.ts";
 import { errorMessage } from "../common/mod.ts";
+import { spacedEntry } from "./_colon_space.ts";
+import { type Misplaced, misplacedLine } from "./_indentation.ts";
 
 /** A document and how many nodes it has, or where it passed a limit. */
 export type YamlRead =
@@ -340,6 +342,44 @@ function indentation(
   return { offset: at, message };
 }
 
+/** What is wrong with a misplaced line, and where it belongs. */
+function misplacedMessage(line: Misplaced): string {
+  const { col, belongs } = line;
+  const where = col > belongs
+    ? `further right than the entries it belongs with (column ${belongs})${
+      line.joinsAbove ? ", so YAML reads it as part of the line above" : ""
+    }`
+    : `left of the entries it belongs with (column ${belongs})${
+      line.first ? "" : ", so the lines below it no longer fit"
+    }`;
+  return `malformed YAML: bad indentation: this line starts at column ${col}, ${where}; move it to column ${belongs}`;
+}
+
+/**
+ * The error for a line like `slug:tools/slug.ts`, a key and its value
+ * without the space after the colon, when the line holding `offset` is
+ * one: YAML reads it as one string, which then breaks the mapping around
+ * it.
+ */
+function unspacedEntry(
+  source: string,
+  offset: number,
+): { offset: number; message: string } | undefined {
+  const lineStart = source.lastIndexOf("\n", offset - 1) + 1;
+  let at = textStart(source, lineStart);
+  if (source.startsWith("- ", at)) at = textStart(source, at + 1);
+  const newline = source.indexOf("\n", at);
+  const text = source.slice(at, newline < 0 ? source.length : newline)
+    .replace(/\s+#.*$/, "").trim();
+  const meant = spacedEntry(text);
+  if (meant === undefined) return undefined;
+  return {
+    offset: at,
+    message:
+      `malformed YAML: "${text}" needs a space after the colon to be a key and its value: write \`${meant}\``,
+  };
+}
+
 /**
  * The one error to report for a file the library could not parse: the
  * first, since the others mostly follow from it. An indentation mistake
@@ -355,6 +395,14 @@ export function firstYamlError(
     if (error.pos[0] < first.pos[0]) first = error;
   }
   const [offset] = first.pos;
+  const unspaced = unspacedEntry(source, offset);
+  if (unspaced) return unspaced;
+  if (INDENTATION_CODES.has(first.code)) {
+    const misplaced = misplacedLine(source);
+    if (misplaced) {
+      return { offset: misplaced.offset, message: misplacedMessage(misplaced) };
+    }
+  }
   const joined = errors.find((error) =>
     error.code === "MULTILINE_IMPLICIT_KEY" && error.pos[0] === offset
   );

@@ -71,7 +71,12 @@ export {
   v8Message,
   validate,
 } from "./validate.ts";
-export { agentNames, findAgent, resolveTools } from "./resolve_tools.ts";
+export {
+  agentNames,
+  findAgent,
+  resolveTools,
+  undefinedAgentNote,
+} from "./resolve_tools.ts";
 export {
   agentMaySee,
   agentTools,

@@ -46,20 +46,38 @@ export interface HintBudget {
   cells: number;
 }
 
+/** Options of {@linkcode nearestName}. */
+export interface NearestNameOptions {
+  /** Work shared with other calls; once spent, no more hints. */
+  budget?: HintBudget;
+  /** The most edits a hint may be away, below the default of a third of the name's letters. */
+  maxDistance?: number;
+}
+
 /**
  * The name among `known` nearest to `name`, when it is near enough to be a
- * typo of it (at most a third of its letters apart, or one), for "did you
- * mean" hints; `undefined` otherwise. Names longer than 64 characters get
- * no hint, candidates whose length alone rules them out are skipped, and
- * with a `budget` the search gives up (no hint) once it is spent.
+ * typo of it (at most a third of its letters apart, or one, and at most
+ * `maxDistance`), for "did you mean" hints; `undefined` otherwise. Of names
+ * at the same distance, the first in `known` wins: list the ones to prefer
+ * first. Names longer than 64 characters get no hint, candidates whose
+ * length alone rules them out are skipped, and with a `budget` the search
+ * gives up (no hint) once it is spent.
+ *
+ * @example
+ * ```ts
+ * import { nearestName } from "./nearest_name.ts";
+ *
+ * nearestName("gret", ["greet", "grep"]); // "greet"
+ * ```
  */
 export function nearestName(
   name: string,
   known: Iterable<string>,
-  budget?: HintBudget,
+  options: NearestNameOptions = {},
 ): string | undefined {
+  const { budget, maxDistance = Infinity } = options;
   if (name.length > HINT_MAX_LENGTH) return undefined;
-  const limit = Math.max(1, name.length / 3);
+  const limit = Math.min(maxDistance, Math.max(1, name.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {

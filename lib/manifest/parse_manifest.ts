@@ -37,6 +37,17 @@ import type {
   ToolEntry,
 } from "./types.ts";
 import { errorMessage } from "../common/mod.ts";
+import { spacedEntry } from "./_colon_space.ts";
+import {
+  HINT_BUDGET_CELLS,
+  type HintBudget,
+  nearestName,
+} from "./nearest_name.ts";
+import {
+  agentNameWarning,
+  agentSettingWarning,
+  topLevelKeyWarning,
+} from "./_key_warnings.ts";
 
 /** The `yaml` library's reader, loaded when a file first needs it. */
 let yamlReader: Promise<typeof import("./_yaml_reader.ts")> | undefined;
@@ -78,7 +89,12 @@ function describe(node: unknown): string {
   if (isScalar(node)) {
     const value = node.value;
     if (value === null) return "nothing";
-    if (typeof value === "string") return `the string "${value}"`;
+    if (typeof value === "string") {
+      const meant = spacedEntry(value);
+      return meant === undefined
+        ? `the string "${value}"`
+        : `the string "${value}" (a key needs a space after its colon: write \`${meant}\`)`;
+    }
     if (typeof value === "number" || typeof value === "bigint") {
       return `the number ${String(value)}`;
     }
@@ -101,16 +117,18 @@ class FileParser {
   readonly limits: ManifestLimits;
 
   readonly nodeBudget: number;
+  readonly hintBudget: HintBudget;
   nodes = 0;
 
   constructor(
     path: string,
     source: string,
     limits: ManifestLimits,
-    nodeBudget: number,
+    budgets: { nodes: number; hints: HintBudget },
     importedFrom?: SourcePos,
   ) {
-    this.nodeBudget = nodeBudget;
+    this.nodeBudget = budgets.nodes;
+    this.hintBudget = budgets.hints;
     this.path = path;
     this.source = source;
     this.limits = limits;
@@ -135,6 +153,12 @@ class FileParser {
 
   error(at: SourcePos, rule: string, message: string): void {
     this.diagnostics.push({ ...at, severity: "error", rule, message });
+  }
+
+  /** A warning (V12) at `at`, when there is one to give. */
+  warn(at: SourcePos, message: string | undefined): void {
+    if (message === undefined) return;
+    this.diagnostics.push({ ...at, severity: "warning", rule: "V12", message });
   }
 
   isNull(node: TreeValue): boolean {
@@ -213,6 +237,15 @@ class FileParser {
         this.parseAgents(value, keyPos);
       } else if (key.value === "imports") {
         this.parseImports(value, keyPos);
+      } else if (key.value !== null) {
+        this.warn(
+          keyPos,
+          topLevelKeyWarning(
+            String(key.value),
+            isScalar(value) ? value.value : undefined,
+            this.hintBudget,
+          ),
+        );
       }
     }
     return this.file;
@@ -328,7 +361,10 @@ class FileParser {
       notMapping: "`agents` must be a mapping of agent names to their settings",
       notName: "an agent name under `agents` must be a plain name",
     });
+    let previous: string | undefined;
     for (const { name, pos, node } of entries) {
+      this.warn(pos, agentNameWarning(name, previous));
+      previous = name;
       const agent: AgentEntry = {
         name,
         pos,
@@ -361,6 +397,11 @@ class FileParser {
           agent.tools = this.parseAgentTools(name, fieldValue, fieldPos);
         } else if (fieldKey.value === "secrets") {
           agent.secrets = this.parseSecrets(name, fieldValue, fieldPos);
+        } else if (fieldKey.value !== null) {
+          this.warn(
+            fieldPos,
+            agentSettingWarning(name, String(fieldKey.value), this.hintBudget),
+          );
         }
       }
     }
@@ -466,11 +507,16 @@ class FileParser {
         const name = String(key.value);
         const flag = pair.value;
         if (!isScalar(flag) || typeof flag.value !== "boolean") {
+          const meant = isSeq(flag)
+            ? nearestName(name, ["exclude"], { maxDistance: 2 })
+            : undefined;
           this.error(
             this.nodePos(flag, entryPos),
             "V12",
             `agent "${agent}": \`tools.${name}\` must be true or false, found ${
               describe(flag)
+            }${
+              meant === undefined ? "" : ` (did you mean \`exclude: [...]\`?)`
             }`,
           );
           continue;
@@ -590,6 +636,8 @@ export async function parseManifestWith(
   let imported = 0;
   let totalBytes = 0;
   let nodes = 0;
+  // One budget for every "did you mean" hint of this read, so hints stay linear.
+  const hints: HintBudget = { cells: HINT_BUDGET_CELLS };
   let stopped = false;
   const fail = (at: SourcePos, rule: string, message: string) => {
     diagnostics.push({ ...at, severity: "error", rule, message });
@@ -650,7 +698,7 @@ export async function parseManifestWith(
       path,
       source,
       limits,
-      limits.maxNodes - nodes,
+      { nodes: limits.maxNodes - nodes, hints },
       importedFrom,
     );
     const file = await parser.parse(plain);

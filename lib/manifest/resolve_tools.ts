@@ -7,6 +7,7 @@
 
 import { BEEUNI_TOOLS } from "./beeuni_tools.ts";
 import { classifyEntry } from "./rules.ts";
+import { nearestName } from "./nearest_name.ts";
 import type { AgentEntry, Manifest, ResolvedTool, ToolSet } from "./types.ts";
 
 /**
@@ -95,4 +96,28 @@ export function agentNames(manifest: Manifest): string[] {
     }
   }
   return names;
+}
+
+/**
+ * What an agent the manifest does not define gets, in words for a note, or
+ * `undefined` when `name` is defined. The rule, the same in every command
+ * and transport: such an agent sees every tool (the default `all`) and gets
+ * no secret. The note names the nearest defined agent, for a typo.
+ *
+ * @example
+ * ```ts ignore
+ * undefinedAgentNote(manifest, "wirter");
+ * // 'agent "wirter" is not defined in the manifest, so it sees every tool
+ * //  (the default `all`) and gets no secret (did you mean "writer"?)'
+ * ```
+ */
+export function undefinedAgentNote(
+  manifest: Manifest,
+  name: string,
+): string | undefined {
+  if (findAgent(manifest, name)) return undefined;
+  const near = nearestName(name, agentNames(manifest));
+  return `agent "${name}" is not defined in the manifest, so it sees every tool (the default \`all\`) and gets no secret${
+    near === undefined ? "" : ` (did you mean "${near}"?)`
+  }`;
 }

@@ -12,6 +12,8 @@ import type { Harness, ToolKind, ToolSet } from "./types.ts";
 export interface AgentView {
   /** The agent's name. */
   agent: string;
+  /** Whether the manifest defines it (an agent it does not define sees every tool). */
+  defined: boolean;
   /** The harness whose rules were applied. */
   harness: Harness;
   /** The session agent that started it with `task`, when given (A4). */
@@ -42,6 +44,8 @@ export interface ToolsJson {
   removed: string[];
   /** With `--agent`: the agent's name. */
   agent?: string;
+  /** With `--agent`: whether the manifest defines it (an agent it does not define sees every tool). */
+  agent_defined?: boolean;
   /** With `--agent`: the harness whose rules were applied. */
   harness?: Harness;
   /** With `--parent`: the parent agent's name. */
@@ -106,8 +110,9 @@ export function formatToolsTable(set: ToolSet, view?: AgentView): string {
 
 /**
  * The `--json` document for `set` (L2): `{ manifest, tools_key, tools:
- * [{ name, kind, source }], removed }`, plus `agent`, `harness`, `hidden`
- * (and `parent` when given) for a listing filtered by `view`.
+ * [{ name, kind, source }], removed }`, plus `agent`, `agent_defined`,
+ * `harness`, `hidden` (and `parent` when given) for a listing filtered by
+ * `view`.
  */
 export function toolsJson(set: ToolSet, view?: AgentView): ToolsJson {
   const doc: ToolsJson = {
@@ -118,6 +123,7 @@ export function toolsJson(set: ToolSet, view?: AgentView): ToolsJson {
   };
   if (view) {
     doc.agent = view.agent;
+    doc.agent_defined = view.defined;
     doc.harness = view.harness;
     if (view.parent !== undefined) doc.parent = view.parent;
     doc.hidden = [...view.hidden];

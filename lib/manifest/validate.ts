@@ -126,10 +126,12 @@ export function validate(
   const projectNames = [...firstDeclared.keys()].filter((name) =>
     !isBeeuniTool(name)
   );
+  // In the order hints prefer at equal distance: the project's own names,
+  // then the Beeuni tools, then the harness's.
   const known = new Set<string>([
-    ...Object.keys(HARNESS_TOOLS),
-    ...BEEUNI_TOOLS,
     ...projectNames,
+    ...BEEUNI_TOOLS,
+    ...Object.keys(HARNESS_TOOLS),
   ]);
   const isKnown = (name: string) =>
     known.has(name) || isHarnessTool(name) || isPtyTool(name);
@@ -139,7 +141,7 @@ export function validate(
     for (const agent of file.agents) {
       const spec = agent.tools;
       const unknown = (ref: NameRef, how: "list" | "exclude" | "map") => {
-        const near = nearestName(ref.name, known, hintBudget);
+        const near = nearestName(ref.name, known, { budget: hintBudget });
         const hint = near === undefined ? "" : ` (did you mean "${near}"?)`;
         const what =
           `which is neither a harness, Beeuni nor project tool${hint}`;

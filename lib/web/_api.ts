@@ -5,6 +5,7 @@
 import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { Host } from "../host/mod.ts";
+import { agentNames } from "../manifest/mod.ts";
 import type { History } from "./_history.ts";
 
 /** The part of the host the page's API reads. */
@@ -33,16 +34,6 @@ export function jsonResponse(status: number, body: unknown): Response {
   });
 }
 
-function agentNames(host: WebHost): string[] {
-  const names: string[] = [];
-  for (const file of host.manifest().files) {
-    for (const agent of file.agents) {
-      if (!names.includes(agent.name)) names.push(agent.name);
-    }
-  }
-  return names;
-}
-
 /**
  * `GET /ui/api/tools?agent=A`: what agent `A` gets, what it does not, and
  * what did not load; `defaultAgent` is the agent a session gets when its
@@ -53,7 +44,7 @@ export function toolsAnswer(host: WebHost, url: URL): Response {
   const tools = host.list(agent);
   const seen = new Set(tools.map((tool) => tool.name));
   return jsonResponse(200, {
-    agents: agentNames(host),
+    agents: agentNames(host.manifest()),
     defaultAgent: SESSION_AGENT,
     agent: agent ?? null,
     tools,
