@@ -2,10 +2,12 @@
 // (installed from npm into the test cache), and pages that record dialogs
 // and script errors.
 
+import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { npmBin, npmCacheDir, testHomeEnv } from "./_npm_cache.ts";
+import type { TestDaemon } from "./_daemon.ts";
 
 /** The playwright-core release the tests drive Chromium with. */
 export const PLAYWRIGHT_VERSION = "1.65.1";
@@ -167,4 +169,75 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (!dir) return;
   await Deno.mkdir(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+// ---- driving the page ----------------------------------------------------
+
+/** The web UI's address a daemon printed (`web ui: http://127.0.0.1:P/w/<hex>/#code=<code>`). */
+export function uiAddress(daemon: TestDaemon): string {
+  return /^web ui: (http:\/\/\S+)$/m.exec(daemon.stdout())![1];
+}
+
+/** Picks tool `name` in the page's list and waits for its form. */
+export async function pickTool(page: Page, name: string): Promise<void> {
+  await page.click(`.tool-list button[data-tool="${name}"]`);
+  await page.locator("#tool h2", { hasText: name }).waitFor();
+}
+
+/** The finished call shown in the result area. */
+export async function finished(page: Page): Promise<Page> {
+  const call = page.locator('#result article.call:not([data-state="running"])');
+  await call.waitFor();
+  return call;
+}
+
+/** Runs `name` with `args` typed into the raw JSON editor. */
+export async function runJson(
+  page: Page,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Page> {
+  await pickTool(page, name);
+  await page.click('.tabs button[data-mode="json"]');
+  await page.fill("#raw-json", JSON.stringify(args));
+  await page.click("#run");
+  return await finished(page);
+}
+
+/**
+ * Opens the web UI of `daemon` (serving a copy of the starter project) from
+ * the address it printed, as a user does, and checks what every form of
+ * the toolkit must serve: the page signs in and lists the tools, runs
+ * `word_count` from its form, and renders a `show` of Markdown through
+ * marked and DOMPurify (the libraries the daemon serves beside the page),
+ * with no script error.
+ */
+export async function checkPageWorks(
+  browser: Browser,
+  daemon: TestDaemon,
+): Promise<void> {
+  const ui = await openPage(browser, uiAddress(daemon));
+  try {
+    const page = ui.page;
+    await page.locator("#live.ok").waitFor();
+    await pickTool(page, "word_count");
+    await page.fill('[data-path="text"]', "one two one");
+    await page.click("#run");
+    const counted = await finished(page);
+    assert.equal(await counted.getAttribute("data-state"), "ok");
+    assert.match(await counted.textContent(), /"distinct_words": 2/);
+    const shown = await runJson(page, "show", {
+      type: "markdown",
+      content: "# Notes\n\n| a | b |\n| - | - |\n| 1 | 2 |\n",
+    });
+    await shown.locator('.markdown[data-state="rendered"] table').waitFor();
+    assert.equal(
+      await shown.locator(".markdown h1").textContent(),
+      "Notes",
+    );
+    assert.deepEqual(ui.errors, []);
+    assert.deepEqual(ui.dialogs, []);
+  } finally {
+    await ui.close();
+  }
 }

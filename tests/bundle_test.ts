@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { CLI, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import { checkBigOutput } from "./_big_output.ts";
+import { type Browser, checkPageWorks, launchChromium } from "./_web.ts";
 import {
   callThroughPlugin,
   checkCallsBeeuniTool,
@@ -42,6 +43,7 @@ async function scenario(
   rt: TestRuntime,
   bundle: string,
   cache: string,
+  browser: Browser,
 ): Promise<Checks> {
   const checks = new Checks();
   const argv = [...await rt.argv(), bundle];
@@ -92,6 +94,16 @@ async function scenario(
         });
       }
       assert.equal(await daemon.stop(), 0, daemon.stderr());
+    },
+  );
+  await checks.check(
+    "the daemon's web UI, opened in Chromium from the address it prints, lists the tools, runs one and renders Markdown (W1)",
+    async () => {
+      await using daemon = await startDaemon(dir, {
+        argv: [...argv, "daemon", "--dir", dir, "--port", "0", "--no-opencode"],
+        env,
+      });
+      await checkPageWorks(browser, daemon);
     },
   );
   await checks.check(
@@ -161,15 +173,16 @@ async function refusal(bundle: string): Promise<CheckResult[]> {
   return checks.results;
 }
 
-Deno.test("the single-file bundle runs the CLI, the daemon and the Beeuni tools under Deno, Node.js and Bun from any folder, and refuses Node.js 20 (N1, N2)", async (t) => {
+Deno.test("the single-file bundle runs the CLI, the daemon, its web UI and the Beeuni tools under Deno, Node.js and Bun from any folder, and refuses Node.js 20 (N1, N2, W1)", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_bundle_" });
+  const browser: Browser = await launchChromium();
   try {
     const bundle = await buildBundle(dir);
     const cache = join(dir, "cache");
     await Promise.all(RUNTIMES.map((rt) => rt.argv()));
     const runs = await Promise.all(RUNTIMES.map(async (rt) => ({
       label: rt.label,
-      results: (await scenario(rt, bundle, cache)).results,
+      results: (await scenario(rt, bundle, cache, browser)).results,
     })));
     runs.push({ label: `Node.js ${NODE_20}`, results: await refusal(bundle) });
     await reportChecks(t, runs);
@@ -189,6 +202,7 @@ Deno.test("the single-file bundle runs the CLI, the daemon and the Beeuni tools 
       ],
     );
   } finally {
+    await browser.close();
     await removeMatrixTemplate();
     await Deno.remove(dir, { recursive: true });
   }

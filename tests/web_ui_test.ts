@@ -6,17 +6,21 @@ import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { beeuni, exists, REPO_ROOT, tempRepo } from "./_helpers.ts";
-import { startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
+import { startDaemon, waitFor } from "./_daemon.ts";
 import { json, serve, type TestServer } from "./_builtin.ts";
 import {
   type Browser,
+  finished,
   injected,
   launchChromium,
   launchPersistentChromium,
   openPage,
   openTab,
   type Page,
+  pickTool,
+  runJson,
   screenshot,
+  uiAddress,
   type WatchedPage,
 } from "./_web.ts";
 
@@ -217,38 +221,9 @@ function providerEnv(server: TestServer): Record<string, string> {
 
 // ---- driving the page ----------------------------------------------------
 
-function uiAddress(daemon: TestDaemon): string {
-  return /^web ui: (http:\/\/\S+)$/m.exec(daemon.stdout())![1];
-}
-
 /** The page's own address: `address` without its fragment (`http://127.0.0.1:P/w/<hex>/`). */
 function pageOf(address: string): string {
   return address.slice(0, address.indexOf("#"));
-}
-
-async function pickTool(page: Page, name: string): Promise<void> {
-  await page.click(`.tool-list button[data-tool="${name}"]`);
-  await page.locator("#tool h2", { hasText: name }).waitFor();
-}
-
-/** The finished call shown in the result area. */
-async function finished(page: Page): Promise<Page> {
-  const call = page.locator('#result article.call:not([data-state="running"])');
-  await call.waitFor();
-  return call;
-}
-
-/** Runs `name` with `args` typed into the raw JSON editor. */
-async function runJson(
-  page: Page,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<Page> {
-  await pickTool(page, name);
-  await page.click('.tabs button[data-mode="json"]');
-  await page.fill("#raw-json", JSON.stringify(args));
-  await page.click("#run");
-  return await finished(page);
 }
 
 async function outputText(page: Page): Promise<string> {
