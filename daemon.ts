@@ -74,7 +74,7 @@ if (isMainModule(import.meta)) {
     : `${runtime.name} daemon.ts`;
   let code: number;
   const help = argv.includes("--help") || argv.includes("-h");
-  const missing = help ? undefined : dependencyProblem();
+  const missing = help ? undefined : await dependencyProblem();
   if (help) {
     io.stdout(DAEMON_USAGE.replace("beeuni daemon", self));
     code = 0;

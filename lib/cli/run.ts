@@ -49,7 +49,7 @@ export async function runCli(): Promise<void> {
     }
   }
   if (!asksHelpOnly(args)) {
-    const missing = dependencyProblem();
+    const missing = await dependencyProblem();
     if (missing !== undefined) {
       runtime.io().stderr(`${missing}\n`);
       runtime.exit(1);

@@ -44,24 +44,25 @@ function resolves(name: string): boolean {
  * The names of the checkout's package.json `dependencies`, and a quick
  * look for each in the checkout's `node_modules` (a look costs
  * microseconds, a resolution milliseconds). Bun's `node:fs` takes longer
- * to load than the whole check: under Bun its own `require` reads the
- * JSON and `Bun.file` looks.
+ * to load than the whole check: under Bun a JSON import reads the file and
+ * `Bun.file` looks.
  */
-function checkoutPackages(
+async function checkoutPackages(
   root: URL,
   process: NodeProcess | undefined,
-): CheckoutPackages | undefined {
+): Promise<CheckoutPackages | undefined> {
   const file = (name: string) =>
     new URL(`node_modules/${name}/package.json`, root);
   const names = (manifest: { dependencies?: Record<string, string> }) =>
     Object.keys(manifest.dependencies ?? {});
   const bun = (globalThis as { Bun?: BunGlobal }).Bun;
-  const bunRequire = (import.meta as { require?: (id: string) => unknown })
-    .require;
   try {
-    if (bun !== undefined && bunRequire !== undefined) {
+    if (bun !== undefined) {
+      const manifest = await import("../../package.json", {
+        with: { type: "json" },
+      });
       return {
-        names: names(bunRequire("../../package.json") as object),
+        names: names(manifest.default),
         installed: (name) => bun.file(file(name)).size > 0,
       };
     }
@@ -84,11 +85,13 @@ function checkoutPackages(
  * points print; `undefined` when all resolve, or when this code is not a
  * checkout's source.
  */
-export function missingDependenciesProblem(): string | undefined {
+export async function missingDependenciesProblem(): Promise<
+  string | undefined
+> {
   if (!import.meta.url.endsWith(SOURCE)) return undefined;
   const process = (globalThis as { process?: NodeProcess }).process;
   const root = new URL("../../", import.meta.url);
-  const packages = checkoutPackages(root, process);
+  const packages = await checkoutPackages(root, process);
   if (packages === undefined) return undefined;
   const missing = packages.names.filter((name) =>
     !packages.installed(name) && !resolves(name)

@@ -83,9 +83,9 @@ export function runtimeProblem(): string | undefined {
  * fetches them itself), and in the npm package or the bundle. Entry points
  * print it and exit with 1 before they run a command.
  */
-export function dependencyProblem(): string | undefined {
+export async function dependencyProblem(): Promise<string | undefined> {
   if (runtimeName() === "deno") return undefined;
-  return missingDependenciesProblem();
+  return await missingDependenciesProblem();
 }
 
 /** The adapter of the runtime that runs this code. */
