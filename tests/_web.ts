@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { npmBin, npmCacheDir, testHomeEnv } from "./_npm_cache.ts";
-import type { TestDaemon } from "./_daemon.ts";
+import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
 
 /** The playwright-core release the tests drive Chromium with. */
 export const PLAYWRIGHT_VERSION = "1.65.1";
@@ -204,18 +204,24 @@ export async function runJson(
   return await finished(page);
 }
 
+/** What {@linkcode checkPageWorks} checks, as a check's name. */
+export const PAGE_WORKS =
+  "the daemon's web UI, opened in Chromium from the address it prints, lists the tools, runs one and renders Markdown (W1)";
+
 /**
- * Opens the web UI of `daemon` (serving a copy of the starter project) from
- * the address it printed, as a user does, and checks what every form of
- * the toolkit must serve: the page signs in and lists the tools, runs
- * `word_count` from its form, and renders a `show` of Markdown through
- * marked and DOMPurify (the libraries the daemon serves beside the page),
- * with no script error.
+ * Starts a daemon with `options` on `dir` (a copy of the starter project),
+ * opens its web UI from the address it printed, as a user does, and checks
+ * what every form of the toolkit must serve: the page signs in and lists
+ * the tools, runs `word_count` from its form, and renders a `show` of
+ * Markdown through marked and DOMPurify (the libraries the daemon serves
+ * beside the page), with no script error.
  */
 export async function checkPageWorks(
   browser: Browser,
-  daemon: TestDaemon,
+  dir: string,
+  options: StartOptions,
 ): Promise<void> {
+  await using daemon = await startDaemon(dir, options);
   const ui = await openPage(browser, uiAddress(daemon));
   try {
     const page = ui.page;

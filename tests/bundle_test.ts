@@ -9,7 +9,12 @@ import { dirname, join } from "node:path";
 import { CLI, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import { checkBigOutput } from "./_big_output.ts";
-import { type Browser, checkPageWorks, launchChromium } from "./_web.ts";
+import {
+  type Browser,
+  checkPageWorks,
+  launchChromium,
+  PAGE_WORKS,
+} from "./_web.ts";
 import {
   callThroughPlugin,
   checkCallsBeeuniTool,
@@ -51,6 +56,7 @@ async function scenario(
   const dir = project.dir;
   const env = { XDG_CACHE_HOME: cache };
   const run = (...args: string[]) => runArgv([...argv, ...args], dir, env);
+  const daemonArgv = [...argv, "daemon", "--dir", dir, "--port", "0"];
   await checks.check("validate", async () => {
     const out = await run("validate");
     assert.equal(out.code, 0, out.stderr);
@@ -68,7 +74,7 @@ async function scenario(
     "the daemon serves a project tool and a Beeuni tool over HTTP and through its opencode plugin",
     async () => {
       await using daemon = await startDaemon(dir, {
-        argv: [...argv, "daemon", "--dir", dir, "--port", "0"],
+        argv: daemonArgv,
         env,
       });
       // The plugin's code is the bundle's own function text.
@@ -97,20 +103,18 @@ async function scenario(
     },
   );
   await checks.check(
-    "the daemon's web UI, opened in Chromium from the address it prints, lists the tools, runs one and renders Markdown (W1)",
-    async () => {
-      await using daemon = await startDaemon(dir, {
-        argv: [...argv, "daemon", "--dir", dir, "--port", "0", "--no-opencode"],
+    PAGE_WORKS,
+    () =>
+      checkPageWorks(browser, dir, {
+        argv: [...daemonArgv, "--no-opencode"],
         env,
-      });
-      await checkPageWorks(browser, daemon);
-    },
+      }),
   );
   await checks.check(
     "the daemon's runner cuts and saves a 20 MB output itself (T6)",
     async () => {
       await using daemon = await startDaemon(dir, {
-        argv: [...argv, "daemon", "--dir", dir, "--port", "0", "--no-opencode"],
+        argv: [...daemonArgv, "--no-opencode"],
         env,
       });
       await checkBigOutput(daemon, "big_output", 20);

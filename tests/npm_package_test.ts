@@ -24,7 +24,12 @@ import {
   runArgv,
 } from "./_runtimes.ts";
 import { TYPESCRIPT } from "../scripts/build_npm.ts";
-import { type Browser, checkPageWorks, launchChromium } from "./_web.ts";
+import {
+  type Browser,
+  checkPageWorks,
+  launchChromium,
+  PAGE_WORKS,
+} from "./_web.ts";
 
 /** Builds the package with the task and packs it into `dir`; returns the tarball. */
 async function buildAndPack(dir: string): Promise<string> {
@@ -116,20 +121,12 @@ async function checkPackage(
       await checkCallsBeeuniTool(npx);
     },
   );
+  // `npx` does not pass SIGTERM on to the program it starts: the test
+  // starts the bin npx runs, node_modules/.bin/beeuni, to stop it.
+  const bin = join(dir, "node_modules", ".bin", "beeuni");
+  const daemonArgv = [bin, "daemon", "--dir", dir, "--port", "0"];
   await checks.check("the beeuni bin's daemon answers over HTTP", async () => {
-    // `npx` does not pass SIGTERM on to the program it starts: the test
-    // starts the bin npx runs, node_modules/.bin/beeuni, to stop it.
-    await using daemon = await startDaemon(dir, {
-      argv: [
-        join(dir, "node_modules", ".bin", "beeuni"),
-        "daemon",
-        "--dir",
-        dir,
-        "--port",
-        "0",
-      ],
-      env,
-    });
+    await using daemon = await startDaemon(dir, { argv: daemonArgv, env });
     // The plugin's code is the package's own JavaScript function text.
     await callThroughPlugin(dir);
     const call = (name: string, args: Record<string, unknown>) =>
@@ -149,22 +146,12 @@ async function checkPackage(
     assert.equal(await daemon.stop(), 0, daemon.stderr());
   });
   await checks.check(
-    "the daemon's web UI, opened in Chromium from the address it prints, lists the tools, runs one and renders Markdown (W1)",
-    async () => {
-      await using daemon = await startDaemon(dir, {
-        argv: [
-          join(dir, "node_modules", ".bin", "beeuni"),
-          "daemon",
-          "--dir",
-          dir,
-          "--port",
-          "0",
-          "--no-opencode",
-        ],
+    PAGE_WORKS,
+    () =>
+      checkPageWorks(browser, dir, {
+        argv: [...daemonArgv, "--no-opencode"],
         env,
-      });
-      await checkPageWorks(browser, daemon);
-    },
+      }),
   );
   await checks.check(
     "a Bun-API tool's advice, `bun <package>/daemon.js --dir <project>`, starts a daemon where it answers",

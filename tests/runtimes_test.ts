@@ -481,17 +481,18 @@ Deno.test("a checkout without node_modules: node cli.ts, node daemon.ts and bun 
     "--args",
     '{"text":"a b a"}',
   ];
+  const daemonArgv = [
+    node,
+    "daemon.ts",
+    "--dir",
+    "examples/starter",
+    "--port",
+    "0",
+    "--no-opencode",
+  ];
   const commands: Record<string, string[]> = {
     "node cli.ts tools call": [node, "cli.ts", ...callArgs],
-    "node daemon.ts": [
-      node,
-      "daemon.ts",
-      "--dir",
-      "examples/starter",
-      "--port",
-      "0",
-      "--no-opencode",
-    ],
+    "node daemon.ts": daemonArgv,
     // Bun installs a missing package by itself when it can reach the
     // registry; offline, or told not to, it cannot.
     "bun --no-install cli.ts tools call": [
@@ -536,18 +537,7 @@ Deno.test("a checkout without node_modules: node cli.ts, node daemon.ts and bun 
     assert.equal(out.code, 0, out.stderr);
     assert.equal(JSON.parse(out.stdout).words, 3);
   }
-  await using daemon = await startDaemon(dir, {
-    argv: [
-      node,
-      "daemon.ts",
-      "--dir",
-      "examples/starter",
-      "--port",
-      "0",
-      "--no-opencode",
-    ],
-    env,
-  });
+  await using daemon = await startDaemon(dir, { argv: daemonArgv, env });
   const counted = await daemon.call("word_count", {
     args: { text: "a b a" },
     sessionId: "s1",
