@@ -210,6 +210,7 @@ export const PAGE_WORKS =
 
 /**
  * Starts a daemon with `options` on `dir` (a copy of the starter project),
+ * `--no-opencode` added to its `argv` (the page needs no opencode files),
  * opens its web UI from the address it printed, as a user does, and checks
  * what every form of the toolkit must serve: the page signs in and lists
  * the tools, runs `word_count` from its form, and renders a `show` of
@@ -221,7 +222,8 @@ export async function checkPageWorks(
   dir: string,
   options: StartOptions,
 ): Promise<void> {
-  await using daemon = await startDaemon(dir, options);
+  const argv = options.argv && [...options.argv, "--no-opencode"];
+  await using daemon = await startDaemon(dir, { ...options, argv });
   const ui = await openPage(browser, uiAddress(daemon));
   try {
     const page = ui.page;

@@ -104,11 +104,7 @@ async function scenario(
   );
   await checks.check(
     PAGE_WORKS,
-    () =>
-      checkPageWorks(browser, dir, {
-        argv: [...daemonArgv, "--no-opencode"],
-        env,
-      }),
+    () => checkPageWorks(browser, dir, { argv: daemonArgv, env }),
   );
   await checks.check(
     "the daemon's runner cuts and saves a 20 MB output itself (T6)",

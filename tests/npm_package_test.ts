@@ -147,11 +147,7 @@ async function checkPackage(
   });
   await checks.check(
     PAGE_WORKS,
-    () =>
-      checkPageWorks(browser, dir, {
-        argv: [...daemonArgv, "--no-opencode"],
-        env,
-      }),
+    () => checkPageWorks(browser, dir, { argv: daemonArgv, env }),
   );
   await checks.check(
     "a Bun-API tool's advice, `bun <package>/daemon.js --dir <project>`, starts a daemon where it answers",
