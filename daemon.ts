@@ -26,6 +26,7 @@
 
 import process from "node:process";
 import {
+  dependencyProblem,
   isMainModule,
   loadRuntime,
   runtimeProblem,
@@ -72,9 +73,14 @@ if (isMainModule(import.meta)) {
     ? "deno run -A daemon.ts"
     : `${runtime.name} daemon.ts`;
   let code: number;
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const help = argv.includes("--help") || argv.includes("-h");
+  const missing = help ? undefined : await dependencyProblem();
+  if (help) {
     io.stdout(DAEMON_USAGE.replace("beeuni daemon", self));
     code = 0;
+  } else if (missing !== undefined) {
+    io.stderr(`${missing}\n`);
+    code = 1;
   } else {
     try {
       code = await runDaemon(argv, io, runtime);

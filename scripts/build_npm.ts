@@ -2,13 +2,16 @@
 // JavaScript and `.d.ts` files emitted by TypeScript's `tsc` from the same
 // sources (relative `.ts` imports rewritten to `.js`), the Beeuni tools'
 // `.ts` sources beside their `.js` (what `beeuni tools eject` copies, E1),
-// and a `beeuni` bin that refuses a Node.js older than 22.18 before it
-// loads anything else.
+// the web UI's files (lib/web/assets/, read beside lib/web/_assets.js), a
+// `beeuni` bin that refuses a Node.js older than 22.18 before it loads
+// anything else, and the README for Node.js users with the docs it links
+// to.
 //
 //   deno task build:npm        # then: cd dist/npm && npm pack
 
 import {
   copyFile,
+  cp,
   mkdir,
   readdir,
   readFile,
@@ -112,12 +115,22 @@ export async function buildNpm(): Promise<void> {
       join(OUT, "builtin_tools", file),
     );
   }
+  // The web UI's page, styles and scripts, served from beside its module.
+  const assets = join("lib", "web", "assets");
+  await cp(join(ROOT, assets), join(OUT, assets), { recursive: true });
   await writeFile(join(OUT, "bin", "beeuni.js"), BIN, { mode: 0o755 });
+  const manifest = await packageJson();
   await writeFile(
     join(OUT, "package.json"),
-    JSON.stringify(await packageJson(), null, 2) + "\n",
+    JSON.stringify(manifest, null, 2) + "\n",
   );
-  await copyFile(join(ROOT, "README.md"), join(OUT, "README.md"));
+  // A README for Node.js users, and the docs it links to.
+  const readme = await readFile(join(ROOT, "scripts", "npm_readme.md"), "utf8");
+  await writeFile(
+    join(OUT, "README.md"),
+    readme.replaceAll("{{version}}", String(manifest.version)),
+  );
+  await cp(join(ROOT, "docs"), join(OUT, "docs"), { recursive: true });
 }
 
 if (import.meta.main) await buildNpm();

@@ -7,7 +7,8 @@
 // tools travel as their source text: the first command that needs one
 // writes all five, byte for byte, to
 // `$XDG_CACHE_HOME/beeuni/builtin_tools/<hash>/` (the toolkit's cache), and
-// the host runs, and `beeuni tools eject` copies, those files.
+// the host runs, and `beeuni tools eject` copies, those files. The web UI's
+// files travel as text too, served from memory.
 
 import process from "node:process";
 import { RUNNER_MARKER } from "../lib/common/mod.ts";
@@ -16,6 +17,8 @@ import { RUNNER_MARKER } from "../lib/common/mod.ts";
 if (!process.argv.includes(RUNNER_MARKER)) {
   const { useEmbeddedBuiltinTools } = await import("./_embedded_tools.ts");
   useEmbeddedBuiltinTools();
+  const { setWebFiles } = await import("../lib/web/web_files.ts");
+  setWebFiles(async () => (await import("./_embedded_web.ts")).WEB_FILES);
 }
 const { runCli } = await import("../lib/cli/run.ts");
 await runCli();

@@ -109,7 +109,8 @@ export async function beeuni(
 /**
  * Runs `program` with `args` to its end and returns what it printed. It gets
  * `env` on top of the test's environment, or `env` alone with `clearEnv`;
- * `stdin`, when given, is its standard input (else it reads nothing).
+ * `stdin`, when given, is its standard input (else it reads nothing);
+ * `signal`, when it aborts, kills it.
  */
 export async function runProgram(
   program: string,
@@ -119,6 +120,7 @@ export async function runProgram(
     env?: Record<string, string>;
     clearEnv?: boolean;
     stdin?: string;
+    signal?: AbortSignal;
   } = {},
 ): Promise<RunResult> {
   const child = new Deno.Command(program, {
@@ -126,6 +128,7 @@ export async function runProgram(
     cwd: options.cwd,
     env: options.env,
     clearEnv: options.clearEnv,
+    signal: options.signal,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -2,11 +2,12 @@
 // (installed from npm into the test cache), and pages that record dialogs
 // and script errors.
 
+import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { TestDaemon } from "./_daemon.ts";
 import { npmBin, npmCacheDir, testHomeEnv } from "./_npm_cache.ts";
+import { startDaemon, type StartOptions, type TestDaemon } from "./_daemon.ts";
 
 /** The playwright-core release the tests drive Chromium with. */
 export const PLAYWRIGHT_VERSION = "1.65.1";
@@ -172,12 +173,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 // ---- driving the page ----------------------------------------------------
 
-/** The address on the daemon's `web ui:` line. */
+/** The web UI's address a daemon printed (`web ui: http://127.0.0.1:P/w/<hex>/#code=<code>`). */
 export function uiAddress(daemon: TestDaemon): string {
   return /^web ui: (http:\/\/\S+)$/m.exec(daemon.stdout())![1];
 }
 
-/** Opens tool `name` from the tool list. */
+/** Picks tool `name` in the page's list and waits for its form. */
 export async function pickTool(page: Page, name: string): Promise<void> {
   await page.click(`.tool-list button[data-tool="${name}"]`);
   await page.locator("#tool h2", { hasText: name }).waitFor();
@@ -214,4 +215,50 @@ export function toolNames(page: Page): Promise<string[]> {
     (buttons: { dataset: { tool: string } }[]) =>
       buttons.map((b) => b.dataset.tool),
   );
+}
+
+/** What {@linkcode checkPageWorks} checks, as a check's name. */
+export const PAGE_WORKS =
+  "the daemon's web UI, opened in Chromium from the address it prints, lists the tools, runs one and renders Markdown (W1)";
+
+/**
+ * Starts a daemon with `options` on `dir` (a copy of the starter project),
+ * `--no-opencode` added to its `argv` (the page needs no opencode files),
+ * opens its web UI from the address it printed, as a user does, and checks
+ * what every form of the toolkit must serve: the page signs in and lists
+ * the tools, runs `word_count` from its form, and renders a `show` of
+ * Markdown through marked and DOMPurify (the libraries the daemon serves
+ * beside the page), with no script error.
+ */
+export async function checkPageWorks(
+  browser: Browser,
+  dir: string,
+  options: StartOptions,
+): Promise<void> {
+  const argv = options.argv && [...options.argv, "--no-opencode"];
+  await using daemon = await startDaemon(dir, { ...options, argv });
+  const ui = await openPage(browser, uiAddress(daemon));
+  try {
+    const page = ui.page;
+    await page.locator("#live.ok").waitFor();
+    await pickTool(page, "word_count");
+    await page.fill('[data-path="text"]', "one two one");
+    await page.click("#run");
+    const counted = await finished(page);
+    assert.equal(await counted.getAttribute("data-state"), "ok");
+    assert.match(await counted.textContent(), /"distinct_words": 2/);
+    const shown = await runJson(page, "show", {
+      type: "markdown",
+      content: "# Notes\n\n| a | b |\n| - | - |\n| 1 | 2 |\n",
+    });
+    await shown.locator('.markdown[data-state="rendered"] table').waitFor();
+    assert.equal(
+      await shown.locator(".markdown h1").textContent(),
+      "Notes",
+    );
+    assert.deepEqual(ui.errors, []);
+    assert.deepEqual(ui.dialogs, []);
+  } finally {
+    await ui.close();
+  }
 }

@@ -10,6 +10,12 @@ import { CLI, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import { checkBigOutput } from "./_big_output.ts";
 import {
+  type Browser,
+  checkPageWorks,
+  launchChromium,
+  PAGE_WORKS,
+} from "./_web.ts";
+import {
   callThroughPlugin,
   checkCallsBeeuniTool,
   checkCallsProjectTool,
@@ -42,6 +48,7 @@ async function scenario(
   rt: TestRuntime,
   bundle: string,
   cache: string,
+  browser: Browser,
 ): Promise<Checks> {
   const checks = new Checks();
   const argv = [...await rt.argv(), bundle];
@@ -49,6 +56,7 @@ async function scenario(
   const dir = project.dir;
   const env = { XDG_CACHE_HOME: cache };
   const run = (...args: string[]) => runArgv([...argv, ...args], dir, env);
+  const daemonArgv = [...argv, "daemon", "--dir", dir, "--port", "0"];
   await checks.check("validate", async () => {
     const out = await run("validate");
     assert.equal(out.code, 0, out.stderr);
@@ -66,7 +74,7 @@ async function scenario(
     "the daemon serves a project tool and a Beeuni tool over HTTP and through its opencode plugin",
     async () => {
       await using daemon = await startDaemon(dir, {
-        argv: [...argv, "daemon", "--dir", dir, "--port", "0"],
+        argv: daemonArgv,
         env,
       });
       // The plugin's code is the bundle's own function text.
@@ -95,10 +103,14 @@ async function scenario(
     },
   );
   await checks.check(
+    PAGE_WORKS,
+    () => checkPageWorks(browser, dir, { argv: daemonArgv, env }),
+  );
+  await checks.check(
     "the daemon's runner cuts and saves a 20 MB output itself (T6)",
     async () => {
       await using daemon = await startDaemon(dir, {
-        argv: [...argv, "daemon", "--dir", dir, "--port", "0", "--no-opencode"],
+        argv: [...daemonArgv, "--no-opencode"],
         env,
       });
       await checkBigOutput(daemon, "big_output", 20);
@@ -161,15 +173,16 @@ async function refusal(bundle: string): Promise<CheckResult[]> {
   return checks.results;
 }
 
-Deno.test("the single-file bundle runs the CLI, the daemon and the Beeuni tools under Deno, Node.js and Bun from any folder, and refuses Node.js 20 (N1, N2)", async (t) => {
+Deno.test("the single-file bundle runs the CLI, the daemon, its web UI and the Beeuni tools under Deno, Node.js and Bun from any folder, and refuses Node.js 20 (N1, N2, W1)", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_bundle_" });
+  const browser: Browser = await launchChromium();
   try {
     const bundle = await buildBundle(dir);
     const cache = join(dir, "cache");
     await Promise.all(RUNTIMES.map((rt) => rt.argv()));
     const runs = await Promise.all(RUNTIMES.map(async (rt) => ({
       label: rt.label,
-      results: (await scenario(rt, bundle, cache)).results,
+      results: (await scenario(rt, bundle, cache, browser)).results,
     })));
     runs.push({ label: `Node.js ${NODE_20}`, results: await refusal(bundle) });
     await reportChecks(t, runs);
@@ -189,6 +202,7 @@ Deno.test("the single-file bundle runs the CLI, the daemon and the Beeuni tools 
       ],
     );
   } finally {
+    await browser.close();
     await removeMatrixTemplate();
     await Deno.remove(dir, { recursive: true });
   }

@@ -3,8 +3,9 @@
 // `npx beeuni` under Node.js 22, its daemon, the library and its types.
 
 import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { REPO_ROOT } from "./_helpers.ts";
+import { exists, REPO_ROOT } from "./_helpers.ts";
 import { startDaemon } from "./_daemon.ts";
 import {
   bunBin,
@@ -23,6 +24,12 @@ import {
   runArgv,
 } from "./_runtimes.ts";
 import { TYPESCRIPT } from "../scripts/build_npm.ts";
+import {
+  type Browser,
+  checkPageWorks,
+  launchChromium,
+  PAGE_WORKS,
+} from "./_web.ts";
 
 /** Builds the package with the task and packs it into `dir`; returns the tarball. */
 async function buildAndPack(dir: string): Promise<string> {
@@ -70,6 +77,7 @@ async function checkPackage(
   dir: string,
   tarball: string,
   checks: Checks,
+  browser: Browser,
 ): Promise<void> {
   const node22 = await nodeBin(NODE_22);
   const state = join(dir, ".state");
@@ -113,20 +121,12 @@ async function checkPackage(
       await checkCallsBeeuniTool(npx);
     },
   );
+  // `npx` does not pass SIGTERM on to the program it starts: the test
+  // starts the bin npx runs, node_modules/.bin/beeuni, to stop it.
+  const bin = join(dir, "node_modules", ".bin", "beeuni");
+  const daemonArgv = [bin, "daemon", "--dir", dir, "--port", "0"];
   await checks.check("the beeuni bin's daemon answers over HTTP", async () => {
-    // `npx` does not pass SIGTERM on to the program it starts: the test
-    // starts the bin npx runs, node_modules/.bin/beeuni, to stop it.
-    await using daemon = await startDaemon(dir, {
-      argv: [
-        join(dir, "node_modules", ".bin", "beeuni"),
-        "daemon",
-        "--dir",
-        dir,
-        "--port",
-        "0",
-      ],
-      env,
-    });
+    await using daemon = await startDaemon(dir, { argv: daemonArgv, env });
     // The plugin's code is the package's own JavaScript function text.
     await callThroughPlugin(dir);
     const call = (name: string, args: Record<string, unknown>) =>
@@ -145,6 +145,10 @@ async function checkPackage(
     assert.equal(await Deno.readTextFile(join(dir, "memory", "n.md")), "note");
     assert.equal(await daemon.stop(), 0, daemon.stderr());
   });
+  await checks.check(
+    PAGE_WORKS,
+    () => checkPageWorks(browser, dir, { argv: daemonArgv, env }),
+  );
   await checks.check(
     "a Bun-API tool's advice, `bun <package>/daemon.js --dir <project>`, starts a daemon where it answers",
     async () => {
@@ -211,6 +215,31 @@ console.log(project.toolSet.tools.map((t) => t.name).join(","));`,
       );
     },
   );
+  await checks.check(
+    "the package's README speaks to Node.js users (no deno command) and every relative link in it and in the docs it ships names a file the package has",
+    async () => {
+      const root = join(dir, "node_modules", "@beeuni", "tools");
+      const readme = await Deno.readTextFile(join(root, "README.md"));
+      assert.match(readme, /npx beeuni validate/);
+      assert.doesNotMatch(readme, /\bdeno\b|\{\{/i);
+      const files = [
+        "README.md",
+        ...(await readdir(join(root, "docs")))
+          .filter((name) => name.endsWith(".md"))
+          .map((name) => join("docs", name)),
+      ];
+      const broken: string[] = [];
+      for (const file of files) {
+        const text = await Deno.readTextFile(join(root, file));
+        for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+          if (/^[a-z]+:|^#/.test(target)) continue;
+          const path = join(dirname(join(root, file)), target.split("#")[0]);
+          if (!exists(path)) broken.push(`${file}: ${target}`);
+        }
+      }
+      assert.deepEqual(broken, []);
+    },
+  );
   await checks.check(`npx beeuni refuses Node.js ${NODE_20}`, async () => {
     const node20 = await nodeBin(NODE_20);
     const out = await runArgv(["npx", "beeuni", "validate"], dir, {
@@ -222,8 +251,9 @@ console.log(project.toolSet.tools.map((t) => t.name).join(","));`,
   });
 }
 
-Deno.test("the npm package, packed and installed, runs beeuni, its daemon, the library and its types under Node.js 22, and refuses Node.js 20 (N1, N2)", async (t) => {
+Deno.test("the npm package, packed and installed, runs beeuni, its daemon and web UI, the library and its types under Node.js 22, and refuses Node.js 20 (N1, N2, W1)", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "beeuni_npm_" });
+  const browser: Browser = await launchChromium();
   try {
     const checks = new Checks();
     let tarball = "";
@@ -235,13 +265,14 @@ Deno.test("the npm package, packed and installed, runs beeuni, its daemon, the l
     );
     if (tarball) {
       await using project = await matrixProject();
-      await checkPackage(project.dir, tarball, checks);
+      await checkPackage(project.dir, tarball, checks, browser);
     }
     await reportChecks(t, [{
       label: `Node.js ${NODE_22}`,
       results: checks.results,
     }]);
   } finally {
+    await browser.close();
     await removeMatrixTemplate();
     await Deno.remove(dir, { recursive: true });
   }

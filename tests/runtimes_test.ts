@@ -4,7 +4,15 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { CLI, REPO_ROOT, type RunResult } from "./_helpers.ts";
+import {
+  CLI,
+  exists,
+  git,
+  REPO_ROOT,
+  runProgram,
+  type RunResult,
+} from "./_helpers.ts";
+import { testCacheEnv } from "./_npm_cache.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import {
   bunBin,
@@ -12,6 +20,8 @@ import {
   type CheckResult,
   Checks,
   matrixProject,
+  NODE_22,
+  nodeBin,
   reference,
   removeMatrixTemplate,
   reportChecks,
@@ -425,3 +435,113 @@ async function followAdvice(): Promise<void> {
     output: String(size),
   });
 }
+
+/**
+ * A copy of this checkout's files as a fresh clone has them (tracked and
+ * new files, none that git ignores: no node_modules); removed with
+ * `await using`.
+ */
+async function checkoutCopy(): Promise<
+  { dir: string; [Symbol.asyncDispose](): Promise<void> }
+> {
+  const dir = await Deno.makeTempDir({ prefix: "beeuni_checkout_" });
+  const listed = await git(
+    REPO_ROOT,
+    "ls-files",
+    "-z",
+    "--cached",
+    "--others",
+    "--exclude-standard",
+  );
+  for (const path of listed.split("\0")) {
+    if (path === "" || !exists(join(REPO_ROOT, path))) continue;
+    await Deno.mkdir(dirname(join(dir, path)), { recursive: true });
+    await Deno.copyFile(join(REPO_ROOT, path), join(dir, path));
+  }
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+Deno.test("a checkout without node_modules: node cli.ts, node daemon.ts and bun cli.ts say that the toolkit's own packages are missing and how to install them, never blaming a tool; following that advice installs them from the lock file unchanged, and the same commands work (N1)", async () => {
+  await using checkout = await checkoutCopy();
+  const dir = checkout.dir;
+  const [node, bun] = await Promise.all([nodeBin(NODE_22), bunBin()]);
+  const env = {
+    PATH: `${dirname(node)}:${Deno.env.get("PATH")}`,
+    XDG_STATE_HOME: join(dir, ".state"),
+  };
+  const callArgs = [
+    "tools",
+    "call",
+    "word_count",
+    "--manifest",
+    "examples/starter",
+    "--args",
+    '{"text":"a b a"}',
+  ];
+  const daemonArgv = [
+    node,
+    "daemon.ts",
+    "--dir",
+    "examples/starter",
+    "--port",
+    "0",
+    "--no-opencode",
+  ];
+  const commands: Record<string, string[]> = {
+    "node cli.ts tools call": [node, "cli.ts", ...callArgs],
+    "node daemon.ts": daemonArgv,
+    // Bun installs a missing package by itself when it can reach the
+    // registry; offline, or told not to, it cannot.
+    "bun --no-install cli.ts tools call": [
+      bun,
+      "--no-install",
+      "cli.ts",
+      ...callArgs,
+    ],
+  };
+  const advice =
+    `beeuni cannot find its own packages "@babel/parser", "ajv", "dompurify", "marked", "yaml": run \`npm install\` in ${dir}\n`;
+  for (const [label, [program, ...args]] of Object.entries(commands)) {
+    const out = await runProgram(program, args, {
+      cwd: dir,
+      env: { ...testCacheEnv(), ...env },
+      // A daemon that started anyway would not end by itself.
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.deepEqual(
+      { code: out.code, stdout: out.stdout, stderr: out.stderr },
+      { code: 1, stdout: "", stderr: advice },
+      label,
+    );
+  }
+
+  const command = /run `([^`]+)` in (\S+)$/.exec(advice.trim())!;
+  const lock = await Deno.readTextFile(join(dir, "package-lock.json"));
+  const install = await runArgv(
+    ["sh", "-c", `${command[1]} --no-audit --no-fund`],
+    command[2],
+    env,
+  );
+  assert.equal(install.code, 0, install.stderr);
+  assert.equal(
+    await Deno.readTextFile(join(dir, "package-lock.json")),
+    lock,
+    "npm install changed package-lock.json: it is out of sync with package.json",
+  );
+
+  for (const argv of [[node, "cli.ts"], [bun, "--no-install", "cli.ts"]]) {
+    const out = await runArgv([...argv, ...callArgs], dir, env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(JSON.parse(out.stdout).words, 3);
+  }
+  await using daemon = await startDaemon(dir, { argv: daemonArgv, env });
+  const counted = await daemon.call("word_count", {
+    args: { text: "a b a" },
+    sessionId: "s1",
+    agent: "beeuni",
+  });
+  assert.equal(JSON.parse(String(counted.body.output)).words, 3);
+});

@@ -1,12 +1,25 @@
 /**
  * Runs the `beeuni` command line as a program on whichever runtime runs
  * it: the entry of `cli.ts`, of the npm package's `beeuni` bin and of the
- * single-file bundle. A Node.js too old for the toolkit is refused first.
+ * single-file bundle. A Node.js too old for the toolkit is refused first,
+ * and a checkout missing the toolkit's own packages before a command runs.
  *
  * @module
  */
 
-import { loadRuntime, runtimeProblem } from "../runtime/mod.ts";
+import {
+  dependencyProblem,
+  loadRuntime,
+  runtimeProblem,
+} from "../runtime/mod.ts";
+
+/** Whether `args` only asks for help or the version: no package is needed. */
+function asksHelpOnly(args: string[]): boolean {
+  return args.length === 0 ||
+    args.some((arg) =>
+      ["--help", "-h", "help", "--version", "-V"].includes(arg)
+    );
+}
 
 /**
  * Refuses an unsupported runtime (message on stderr, exit code 1), then
@@ -33,6 +46,13 @@ export async function runCli(): Promise<void> {
     if (args[0] === RUNNER_MARKER) {
       (await import("../host/mod.ts")).runRunner();
       return;
+    }
+  }
+  if (!asksHelpOnly(args)) {
+    const missing = await dependencyProblem();
+    if (missing !== undefined) {
+      runtime.io().stderr(`${missing}\n`);
+      runtime.exit(1);
     }
   }
   runtime.exit(await main(args, runtime.io()));

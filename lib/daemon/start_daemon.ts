@@ -17,7 +17,6 @@ import {
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
-import { syncOpencodeConfig } from "../opencode/mod.ts";
 import { privatePaths, readSecrets } from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
@@ -300,6 +299,10 @@ export async function startDaemon(
   await host.ready();
   // The standard harness (D3): the opencode plugin and agent files, on
   // start and after each reload, while this is the daemon the plugin calls.
+  // Loaded here, not imported above: it needs the `yaml` package, and
+  // `daemon.ts` must load before any package does to say when the
+  // toolkit's own packages are not installed.
+  const { syncOpencodeConfig } = await import("../opencode/mod.ts");
   const opencode = options.opencode === false
     ? undefined
     : startOpencodeWriter({

@@ -39,6 +39,7 @@ export {
   nodeVersionSupported,
 } from "./_versions.ts";
 import { nodeVersionProblem } from "./_versions.ts";
+import { missingDependenciesProblem } from "./_dependencies.ts";
 
 // No static `node:*` import here: this face is on the path of every
 // command, `beeuni --help` included, and on Deno the first `node:*` module
@@ -73,6 +74,18 @@ export function runtimeName(): RuntimeName {
 export function runtimeProblem(): string | undefined {
   if (runtimeName() !== "node") return undefined;
   return nodeVersionProblem(nodeProcess()?.versions.node ?? "0.0.0");
+}
+
+/**
+ * Why Node.js or Bun cannot run a command from this checkout: the
+ * toolkit's own npm packages it cannot find, with the command that
+ * installs them; `undefined` when they are there, under Deno (which
+ * fetches them itself), and in the npm package or the bundle. Entry points
+ * print it and exit with 1 before they run a command.
+ */
+export async function dependencyProblem(): Promise<string | undefined> {
+  if (runtimeName() === "deno") return undefined;
+  return await missingDependenciesProblem();
 }
 
 /** The adapter of the runtime that runs this code. */

@@ -1,32 +1,19 @@
 // The page's static files: our own from `assets/`, and the two libraries it
 // uses (marked, DOMPurify) from where the runtime resolved their npm
-// packages. Every file is read once and kept.
+// packages, or all of them from the texts a one-file build carries
+// (web_files.ts). Every file is read once and kept.
 
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-
-/** The files of `assets/` the page loads, by the name they are served under, and the notice served at `/`. */
-export const ASSET_NAMES: readonly string[] = [
-  "index.html",
-  "notice.html",
-  "style.css",
-  "app.js",
-  "api.js",
-  "dom.js",
-  "form.js",
-  "history.js",
-  "render.js",
-  "highlight.js",
-  "views.js",
-];
-
-/** Library files served under `/ui/vendor/<name>`: npm package and file inside it. */
-const VENDOR: Record<string, { pkg: string; file: string }> = {
-  "marked.js": { pkg: "marked", file: "lib/marked.esm.js" },
-  "purify.js": { pkg: "dompurify", file: "dist/purify.es.mjs" },
-};
+import {
+  ASSET_NAMES,
+  embeddedWebFiles,
+  VENDOR,
+  type WebFileName,
+  type WebFiles,
+} from "./web_files.ts";
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
@@ -78,6 +65,7 @@ function typeOf(name: string): string {
 /** Loads and keeps the page's files. */
 export class Assets {
   #cache = new Map<string, Promise<Asset | undefined>>();
+  #embedded: Promise<WebFiles> | undefined;
 
   /** The file served as `name` (`app.js`, `vendor/marked.js`), or `undefined` when there is none. */
   get(name: string): Promise<Asset | undefined> {
@@ -90,7 +78,16 @@ export class Assets {
   }
 
   async #load(name: string): Promise<Asset | undefined> {
-    if (ASSET_NAMES.includes(name)) {
+    const load = embeddedWebFiles();
+    if (load !== undefined) {
+      const files = await (this.#embedded ??= load());
+      if (!Object.hasOwn(files, name)) return undefined;
+      return {
+        body: new TextEncoder().encode(files[name as WebFileName]),
+        type: typeOf(name),
+      };
+    }
+    if ((ASSET_NAMES as readonly string[]).includes(name)) {
       return {
         body: await readUrl(new URL(name, ASSETS)),
         type: typeOf(name),
@@ -98,7 +95,7 @@ export class Assets {
     }
     const file = name.startsWith("vendor/") ? name.slice("vendor/".length) : "";
     if (!Object.hasOwn(VENDOR, file)) return undefined;
-    const vendor = VENDOR[file];
+    const vendor = VENDOR[file as keyof typeof VENDOR];
     try {
       const path = join(packageRoot(vendor.pkg), vendor.file);
       return {

@@ -75,6 +75,7 @@ import {
 } from "../common/mod.ts";
 
 export type { WebHost } from "./_api.ts";
+export { setWebFiles, type WebFileName, type WebFiles } from "./web_files.ts";
 
 /**
  * The Content-Security-Policy of every response of the UI: scripts and
