@@ -348,3 +348,40 @@ export default { description: "Plain", parameters: { type: "object" }, execute: 
     }
   }
 });
+
+Deno.test("a helper imported without its extension, and a package not installed, get the same advice under Deno and Node.js, and no runtime's own (T7, T9)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  a: tools/a.ts\n  z: tools/z.ts\n",
+    "tools/lib/x.ts": "export const x = 1;\n",
+    "tools/a.ts": `import { x } from "./lib/x";
+export default { description: "a", parameters: { type: "object" }, execute: () => String(x) };
+`,
+    "tools/z.ts": `import { z } from "zod";
+export default { description: "z", parameters: { type: "object" }, execute: () => String(z) };
+`,
+    "package.json": '{ "dependencies": { "zod": "^4" } }\n',
+  });
+  const runtimes: [string, string[]][] = [
+    ["Deno", [Deno.execPath(), "run", "-A", "--quiet"]],
+    [`Node.js ${NODE_22}`, [await nodeBin(NODE_22)]],
+  ];
+  for (const [label, [program, ...args]] of runtimes) {
+    const call = (tool: string) =>
+      runProgram(program, [...args, CLI, "tools", "call", tool], {
+        cwd: repo.dir,
+        env: { ...testCacheEnv(), TMPDIR: repo.dir },
+      });
+    const a = await call("a");
+    assert.equal(
+      a.stderr.split("\n")[0],
+      `tool "a" did not load: cannot find "tools/lib/x", imported by tools/a.ts: write the import with the file's extension, "tools/lib/x.ts", which every runtime resolves`,
+      label,
+    );
+    const z = await call("z");
+    assert.equal(
+      z.stderr.split("\n")[0],
+      `tool "z" did not load: the module threw while loading: Cannot find package 'zod': install it with npm in the project (npm install zod), so that a node_modules folder beside or above the module holds it`,
+      label,
+    );
+  }
+});

@@ -1,7 +1,8 @@
 // Importing a tool module where it runs and checking its default export
 // (T1, T8), with the reasons a person can act on (T7, T9).
 
-import { isAbsolute, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { stripAnsi, thrownMessage } from "./_outcome.ts";
@@ -123,17 +124,91 @@ function syntaxError(
   return undefined;
 }
 
-/** A thrown value as the text the model or the log reads, with T7's and T9's rewording. */
+/**
+ * A thrown value as the text the model or the log reads, with T7's and
+ * T9's rewording. The runtime's own advice (`deno install`, Deno's flags)
+ * is left out: what to do is said once, for every runtime.
+ */
 export function describeFailure(thrown: unknown): string {
   const text = thrownMessage(thrown);
   if (missesBun(text)) return `${bunHint()} (${firstLine(text)})`;
   const name = missingPackage(text);
   if (name !== undefined) {
-    return `Cannot find package '${name}': install it with npm in the project (npm install ${name}), so that a node_modules folder beside or above the module holds it (${
-      firstLine(text)
-    })`;
+    return `Cannot find package '${name}': install it with npm in the project (npm install ${name}), so that a node_modules folder beside or above the module holds it`;
   }
   return text;
+}
+
+/** Extensions a relative import may leave out where Bun resolves it, in the order tried. */
+const EXTENSIONS = [
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cts",
+  ".cjs",
+];
+
+/** The module a resolution error says is missing, and who imported it, as Deno and Node.js say it. */
+function missingModule(
+  text: string,
+): { path: string; from?: string } | undefined {
+  const plain = stripAnsi(text);
+  const deno = /Module not found "(file:\/\/[^"]+)"/.exec(plain);
+  if (deno) {
+    const from = /\n\s+at (file:\/\/\S+?):\d+:\d+/.exec(plain)?.[1];
+    return {
+      path: fileURLToPath(deno[1]),
+      from: from ? fileURLToPath(from) : undefined,
+    };
+  }
+  const node = /Cannot find module '(\/[^']+)'(?: imported from (\S+))?/.exec(
+    text,
+  );
+  if (node) {
+    return {
+      path: node[1],
+      from: node[2]?.startsWith("file:") ? fileURLToPath(node[2]) : node[2],
+    };
+  }
+  return undefined;
+}
+
+/** The file `path` names once an extension or `/index` is added, when there is one. */
+function withExtension(path: string): string | undefined {
+  for (
+    const candidate of [
+      ...EXTENSIONS.map((ext) => path + ext),
+      ...EXTENSIONS.map((ext) => join(path, `index${ext}`)),
+    ]
+  ) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Why the module at `module` (a path) did not load when a module it
+ * imports is missing: the tool's own file, or an import written without
+ * its file's extension (Bun finds those, Deno and Node.js do not).
+ */
+function missingReason(module: string, text: string): string | undefined {
+  const missing = missingModule(text);
+  if (!missing) return undefined;
+  if (missing.path === module) return `file not found (${shownPath(module)})`;
+  const importer = missing.from
+    ? `, imported by ${shownPath(missing.from)}`
+    : "";
+  const found = withExtension(missing.path);
+  return found
+    ? `cannot find "${
+      shownPath(missing.path)
+    }"${importer}: write the import with the file's extension, "${
+      shownPath(found)
+    }", which every runtime resolves`
+    : `cannot find "${shownPath(missing.path)}"${importer}: no such file`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -214,12 +289,10 @@ export async function importTool(
       };
     }
     const text = describeFailure(error);
-    if (
-      /Module not found|No such file|ENOENT|Cannot find module/i.test(text) &&
-      text.includes(url.replace(/^file:\/\//, ""))
-    ) {
-      return { reason: `file not found (${firstLine(text)})` };
-    }
+    const missing = url.startsWith("file:")
+      ? missingReason(fileURLToPath(url), text)
+      : undefined;
+    if (missing !== undefined) return { reason: missing };
     return { reason: `the module threw while loading: ${text}` };
   }
   if (!("default" in ns) || ns.default === undefined) {
