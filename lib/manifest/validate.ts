@@ -195,7 +195,7 @@ export function validate(
         at,
         "warning",
         "V11",
-        `only the standard harness loads "${name}"; to run it in both harnesses, turn it into a plain { description, parameters, execute } module and declare it under \`tools:\``,
+        `only the standard harness loads "${name}": \`beeuni tools migrate\` turns its tools into project tools that both harnesses run; once they load (\`beeuni validate --load\`), delete this file, which opencode would otherwise keep loading`,
       );
     }
     for (const tool of facts.legacyToolNames?.[name] ?? []) {

@@ -7,9 +7,13 @@
  */
 
 export {
+  deriveToolName,
+  exampleArgs,
   type ExportSchema,
   type ImportedSchemas,
+  ImportResolver,
   importToolSchemas,
+  type MigratedTool,
   type MigrateFile,
   type MigrateNote,
   type MigrateOutcome,
