@@ -9,7 +9,7 @@ export interface ModuleRef {
   url: string;
 }
 
-import type { ContentBlock } from "./_content.ts";
+import type { CallFailure, CallSuccess } from "./types.ts";
 
 /** A call for the runner to run. */
 export interface CallMessage {
@@ -86,29 +86,27 @@ export interface SourceAt {
   col: number;
 }
 
-/** How one call ended, as the runner saw it. */
+/**
+ * How one call ended before the host shaped it for its caller (T6's cut,
+ * the saved file): the fields of {@linkcode CallSuccess} and
+ * {@linkcode CallFailure} as a runner or a tool runner gives them, and what
+ * only the host reads. A runner only ever fails a call with `"error"`; the
+ * host adds `"timeout"` and `"aborted"`.
+ */
 export type CallResult =
-  | {
-    ok: true;
-    /** What the model reads (T3): the string returned, or indented JSON. */
-    output: string;
+  | (Pick<CallSuccess, "ok" | "output" | "content" | "structured"> & {
     /** Whether the tool returned a plain JSON object (`output` is its JSON). */
     object?: true;
-    /** The blocks of a `{ content: [...] }` result. */
-    content?: ContentBlock[];
-    /** The `structuredContent` returned beside the blocks. */
-    structured?: Record<string, unknown>;
     /** Set when `output` is the runner's cut of a longer text (T6). */
     cut?: CutText;
-  }
-  | {
-    ok: false;
-    error: string;
+  })
+  | (Pick<CallFailure, "ok" | "error"> & {
+    status: "error" | "timeout" | "aborted";
     /** Set when the tool's module did not load, so `execute` never ran. */
     notRun?: true;
     /** Set when `error` is the runner's cut of a longer message (H4, T6). */
     cut?: CutText;
-  };
+  });
 
 /** What a runner sends the host. */
 export type ToHost =

@@ -50,7 +50,9 @@ export async function cutResult(
   if (!result.ok) {
     if (result.notRun) return result;
     const cut = await cutText(result.error, `${tool}-error`, output);
-    return cut ? { ok: false, error: cut.text, cut: cut.cut } : result;
+    return cut
+      ? { ok: false, status: "error", error: cut.text, cut: cut.cut }
+      : result;
   }
   const cut = await cutText(result.output, tool, output);
   if (!cut) return result;

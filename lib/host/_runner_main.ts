@@ -83,6 +83,7 @@ function overLimit(message: ToHost, chars: number): string {
       t: "result",
       id: message.id,
       ok: false,
+      status: "error",
       error:
         `the tool's result is ${over}: return less, or write it to a file and return its path`,
     });
@@ -327,6 +328,7 @@ async function run(call: CallMessage): Promise<void> {
     if ("reason" in loaded) {
       sendResult(call.id, {
         ok: false,
+        status: "error",
         error: `tool "${toolName}" cannot run: ${loaded.reason}`,
         notRun: true,
       });
@@ -337,11 +339,15 @@ async function run(call: CallMessage): Promise<void> {
     try {
       result = returnedResult(value);
     } catch (error) {
-      result = { ok: false, error: thrownMessage(error) };
+      result = { ok: false, status: "error", error: thrownMessage(error) };
     }
     await finish(call.id, result);
   } catch (error) {
-    await finish(call.id, { ok: false, error: describeFailure(error) });
+    await finish(call.id, {
+      ok: false,
+      status: "error",
+      error: describeFailure(error),
+    });
   } finally {
     running.delete(call.id);
   }

@@ -39,6 +39,23 @@ function missesBun(text: string): boolean {
     missingPackage(text) === "bun";
 }
 
+/** What touched Bun, in words: the `bun:` module or the global, from the runtime's error. */
+function bunWhat(text: string): string {
+  const module = /["'](bun:[\w/.-]+)["']/.exec(text)?.[1] ??
+    /["'](bun)["']/.exec(text)?.[1];
+  if (module) return `the module imports "${module}"`;
+  if (/protocol 'bun:'/.test(text)) return "the module imports a bun: module";
+  return firstLine(text).replace(/\s*Supported schemes:.*$/, "");
+}
+
+/**
+ * Whether a specifier that did not resolve is a path alias rather than a
+ * package: `@/x`, `~/x`, `#x` (an npm scope has a name after its `@`).
+ */
+function isPathAlias(name: string): boolean {
+  return /^(?:@\/|~\/|#)/.test(name) || /^@[^/]*$/.test(name);
+}
+
 function firstLine(text: string): string {
   return stripAnsi(text).split("\n")[0].trim();
 }
@@ -131,8 +148,11 @@ function syntaxError(
  */
 export function describeFailure(thrown: unknown): string {
   const text = thrownMessage(thrown);
-  if (missesBun(text)) return `${bunHint()} (${firstLine(text)})`;
+  if (missesBun(text)) return `${bunHint()} (${bunWhat(text)})`;
   const name = missingPackage(text);
+  if (name !== undefined && isPathAlias(name)) {
+    return `cannot resolve "${name}": it looks like a path alias (tsconfig.json "paths", deno.json "imports"), which tool modules do not read under every runtime: import the file by its relative path`;
+  }
   if (name !== undefined) {
     return `Cannot find package '${name}': install it with npm in the project (npm install ${name}), so that a node_modules folder beside or above the module holds it`;
   }

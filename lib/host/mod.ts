@@ -8,8 +8,11 @@
 
 export { defineTool, type Tool, type ToolContext } from "./tool.ts";
 export {
+  type CallFailure,
   type CallOutcome,
   type CallRequest,
+  type CallStatus,
+  type CallSuccess,
   type ContentBlock,
   type EmbeddedResource,
   type Host,

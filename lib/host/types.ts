@@ -156,37 +156,50 @@ export interface CallRequest {
 export type { ContentBlock, EmbeddedResource } from "./_content.ts";
 import type { ContentBlock } from "./_content.ts";
 
-/** How a call ended. */
-export type CallOutcome =
-  | {
-    ok: true;
-    /** What the model reads (T3, T6). */
-    output: string;
-    /** Whether `output` is the head of a longer text (T6). */
-    truncated?: boolean;
-    /** The full size in bytes, when truncated. */
-    size?: number;
-    /** The file holding the full text, when truncated. */
-    path?: string;
-    /** The blocks of a `{ content: [...] }` result (text, images, audio, resources), the text cut as `output` is. */
-    content?: ContentBlock[];
-    /** The returned value when it was a plain JSON object, or the `structuredContent` returned beside blocks; absent when the output was cut. */
-    structured?: Record<string, unknown>;
-  }
-  | {
-    ok: false;
-    status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
-    /** What the model reads. */
-    error: string;
-    /** Whether `error` is the head of a longer message (T6, H4). */
-    truncated?: boolean;
-    /** The full message's size in bytes, when truncated. */
-    size?: number;
-    /** The file holding the full message, when truncated. */
-    path?: string;
-    /** For `not_found`, when the tool is declared but did not load: why (T8). */
-    loadError?: string;
-  };
+/** How a call that failed failed (D2, D4, T4, T5). */
+export type CallStatus =
+  | "not_found"
+  | "forbidden"
+  | "error"
+  | "timeout"
+  | "aborted";
+
+/** A call that answered: what the model reads, and what else a caller may use. */
+export interface CallSuccess {
+  ok: true;
+  /** What the model reads (T3, T6). */
+  output: string;
+  /** Whether `output` is the head of a longer text (T6). */
+  truncated?: boolean;
+  /** The full size in bytes, when truncated. */
+  size?: number;
+  /** The file holding the full text, when truncated. */
+  path?: string;
+  /** The blocks of a `{ content: [...] }` result (text, images, audio, resources), the text cut as `output` is. */
+  content?: ContentBlock[];
+  /** The returned value when it was a plain JSON object, or the `structuredContent` returned beside blocks; absent when the output was cut. */
+  structured?: Record<string, unknown>;
+}
+
+/** A call that failed: how, and the message the model reads. */
+export interface CallFailure {
+  ok: false;
+  /** How it failed. */
+  status: CallStatus;
+  /** What the model reads. */
+  error: string;
+  /** Whether `error` is the head of a longer message (T6, H4). */
+  truncated?: boolean;
+  /** The full message's size in bytes, when truncated. */
+  size?: number;
+  /** The file holding the full message, when truncated. */
+  path?: string;
+  /** For `not_found`, when the tool is declared but did not load: why (T8). */
+  loadError?: string;
+}
+
+/** How a call ended: {@linkcode Host.call} never rejects. */
+export type CallOutcome = CallSuccess | CallFailure;
 
 /** What {@linkcode Host.reload} is told about the change. */
 export interface ReloadOptions {
