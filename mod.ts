@@ -105,8 +105,11 @@ export {
   type Project,
 } from "./lib/project/mod.ts";
 export {
+  type CallFailure,
   type CallOutcome,
   type CallRequest,
+  type CallStatus,
+  type CallSuccess,
   type ContentBlock,
   createHost,
   DEFAULT_TIMEOUT_MS,

@@ -166,6 +166,7 @@ export type CallStatus =
 
 /** A call that answered: what the model reads, and what else a caller may use. */
 export interface CallSuccess {
+  /** Always `true`: the tool answered. */
   ok: true;
   /** What the model reads (T3, T6). */
   output: string;
@@ -183,6 +184,7 @@ export interface CallSuccess {
 
 /** A call that failed: how, and the message the model reads. */
 export interface CallFailure {
+  /** Always `false`: the call did not answer. */
   ok: false;
   /** How it failed. */
   status: CallStatus;
