@@ -20,7 +20,9 @@
 
 import { positiveSetting } from "./_env.ts";
 import { readAddressPolicy } from "./_address_policy.ts";
-import { documentTitle, htmlToContent, parseHtml } from "./_html_content.ts";
+import { parseDocument } from "./_dom.ts";
+import { markdownConverter } from "./_markdown.ts";
+import { documentTitle, readableContent } from "./_readable.ts";
 import { decodeBody, sniffKind, textKind } from "./_page_body.ts";
 import { checkScheme, type FetchLimits, fetchPage } from "./_pinned_http.ts";
 import {
@@ -289,15 +291,11 @@ async function scrape(
     if (kind === "html") {
       if (args.format === "html") {
         full = decoded;
-        title = documentTitle(parseHtml(decoded));
+        title = documentTitle(parseDocument(decoded));
       } else {
-        const converted = htmlToContent(
-          decoded,
-          page.url,
-          args.format === "markdown",
-        );
-        title = converted.title;
-        full = converted.content;
+        const readable = readableContent(decoded, page.url);
+        title = readable.title;
+        full = markdownConverter(args.format === "markdown")(readable.root);
       }
     } else if (kind === "json") {
       try {
