@@ -30092,6 +30092,7 @@ function parse2(html, options) {
 
 // builtin_tools/src/_dom.ts
 var HTML_NS = "http://www.w3.org/1999/xhtml";
+var MAX_DEPTH = 256;
 var TEXT_NODE2 = 3;
 var COMMENT_NODE2 = 8;
 function emptyDocument() {
@@ -30115,6 +30116,17 @@ function linkedomAdapter(document2) {
   const templates = /* @__PURE__ */ new WeakMap();
   let mode = "no-quirks";
   const location = () => void 0;
+  const depths = /* @__PURE__ */ new WeakMap();
+  const append = (parent, node) => {
+    const depth = (depths.get(parent) ?? 0) + 1;
+    if (depth > MAX_DEPTH && parent.parentNode) {
+      parent.parentNode.appendChild(node);
+      depths.set(node, MAX_DEPTH);
+    } else {
+      parent.appendChild(node);
+      depths.set(node, depth);
+    }
+  };
   return {
     createDocument: () => document2,
     createDocumentFragment: () => document2.createDocumentFragment(),
@@ -30125,7 +30137,7 @@ function linkedomAdapter(document2) {
     },
     createCommentNode: (data) => document2.createComment(data),
     createTextNode: (value) => document2.createTextNode(value),
-    appendChild: (parent, node) => void parent.appendChild(node),
+    appendChild: append,
     insertBefore: (parent, node, before2) => void parent.insertBefore(node, before2),
     setTemplateContent: (template, content) => void templates.set(template, content),
     getTemplateContent(template) {
@@ -30144,7 +30156,7 @@ function linkedomAdapter(document2) {
     insertText(parent, text) {
       const last = parent.lastChild;
       if (last?.nodeType === TEXT_NODE2) last.data += text;
-      else parent.appendChild(document2.createTextNode(text));
+      else append(parent, document2.createTextNode(text));
     },
     insertTextBefore(parent, text, before2) {
       const previous = before2.previousSibling;

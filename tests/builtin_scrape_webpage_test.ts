@@ -298,6 +298,21 @@ Last paragraph with an unfinished tag at the end`,
   );
 
   await t.step(
+    "reads a page nested 20,000 elements deep: nesting past 256 is flattened, nothing overflows",
+    async () => {
+      const depth = 20_000;
+      const page = `<p>top</p>${"<div>".repeat(depth)}deep text${
+        "</div>".repeat(depth)
+      }<p>after</p>`;
+      await using server = serve(() => html(page));
+      assert.equal(
+        content(await call(ALLOW, { url: server.url })),
+        "top\n\ndeep text\n\nafter",
+      );
+    },
+  );
+
+  await t.step(
     "reads an encyclopedia page: infobox table with a list, footnote marks, no edit links, navigation boxes or footer",
     async () => {
       const page = await fixture("encyclopedia.html");

@@ -77,6 +77,8 @@ type Types = TreeAdapterTypeMap<
 >;
 
 const HTML_NS = "http://www.w3.org/1999/xhtml";
+/** Elements nested deeper than this become siblings at this depth. */
+const MAX_DEPTH = 256;
 const TEXT_NODE = 3;
 const COMMENT_NODE = 8;
 
@@ -110,6 +112,20 @@ function linkedomAdapter(document: DomDocument): TreeAdapter<Types> {
   type Mode = ReturnType<TreeAdapter<Types>["getDocumentMode"]>;
   let mode = "no-quirks" as Mode;
   const location = (): undefined => undefined;
+  // Depth below the document, so that a page nested thousands deep (which
+  // would overflow the stack of the recursive steps after parsing) is
+  // flattened at MAX_DEPTH.
+  const depths = new WeakMap<DomNode, number>();
+  const append = (parent: DomNode, node: DomNode): void => {
+    const depth = (depths.get(parent) ?? 0) + 1;
+    if (depth > MAX_DEPTH && parent.parentNode) {
+      parent.parentNode.appendChild(node);
+      depths.set(node, MAX_DEPTH);
+    } else {
+      parent.appendChild(node);
+      depths.set(node, depth);
+    }
+  };
   return {
     createDocument: () => document,
     createDocumentFragment: () => document.createDocumentFragment(),
@@ -122,7 +138,7 @@ function linkedomAdapter(document: DomDocument): TreeAdapter<Types> {
     },
     createCommentNode: (data) => document.createComment(data),
     createTextNode: (value) => document.createTextNode(value),
-    appendChild: (parent, node) => void parent.appendChild(node),
+    appendChild: append,
     insertBefore: (parent, node, before) =>
       void parent.insertBefore(node, before),
     setTemplateContent: (template, content) =>
@@ -142,7 +158,7 @@ function linkedomAdapter(document: DomDocument): TreeAdapter<Types> {
     insertText(parent, text) {
       const last = parent.lastChild;
       if (last?.nodeType === TEXT_NODE) last.data += text;
-      else parent.appendChild(document.createTextNode(text));
+      else append(parent, document.createTextNode(text));
     },
     insertTextBefore(parent, text, before) {
       const previous = before.previousSibling;
