@@ -120,10 +120,11 @@ class StdioConnection {
     maxLine = 10 * 1024 * 1024,
   ): Promise<void> {
     try {
-      for await (const line of lines(input, maxLine, this.#send)) {
-        if (this.#stopped) break;
-        this.#line(line);
-      }
+      await readLines(input, maxLine, {
+        line: (line) => this.#line(line),
+        tooLong: (message) => this.#send(message),
+        stopped: () => this.#stopped,
+      });
     } finally {
       // The input ended: the requests read so far are still answered (a
       // client that cannot wait stops the process).
@@ -236,30 +237,41 @@ class StdioConnection {
   }
 }
 
+/** What {@linkcode readLines} does with what it reads. */
+interface LineHandlers {
+  /** Handles one line (without its `\r\n` or `\n`; never blank). */
+  line(line: string): void;
+  /** Sends the parse error that takes the place of a line too long. */
+  tooLong(message: unknown): void;
+  /** Whether to stop reading. */
+  stopped(): boolean;
+}
+
 /**
- * The lines of `input` (without their `\r\n` or `\n`), skipping blank
- * ones. A line longer than `maxLine` characters is dropped with a parse
- * error sent in its place.
+ * Hands each line of `input` to `handlers.line`, skipping blank ones, until
+ * the input ends or `handlers.stopped()`. A line longer than `maxLine`
+ * characters is dropped with a parse error sent in its place.
  */
-async function* lines(
+async function readLines(
   input: AsyncIterable<Uint8Array>,
   maxLine: number,
-  send: (message: unknown) => boolean,
-): AsyncGenerator<string> {
+  handlers: LineHandlers,
+): Promise<void> {
   const decoder = new TextDecoder();
   let buffer = "";
   let skipping = false;
   for await (const chunk of input) {
+    if (handlers.stopped()) return;
     buffer += decoder.decode(chunk, { stream: true });
     let newline: number;
     while ((newline = buffer.indexOf("\n")) !== -1) {
       const line = buffer.slice(0, newline).replace(/\r$/, "");
       buffer = buffer.slice(newline + 1);
       if (skipping) skipping = false;
-      else if (line.trim() !== "") yield line;
+      else if (line.trim() !== "") handlers.line(line);
     }
     if (buffer.length > maxLine) {
-      send(errorResponse(
+      handlers.tooLong(errorResponse(
         null,
         PARSE_ERROR,
         `Parse error: a line is longer than ${maxLine} characters`,
@@ -269,5 +281,5 @@ async function* lines(
     }
   }
   const rest = buffer + decoder.decode();
-  if (!skipping && rest.trim() !== "") yield rest;
+  if (!skipping && rest.trim() !== "") handlers.line(rest);
 }
