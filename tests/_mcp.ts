@@ -201,6 +201,30 @@ export class StdioServer {
   }
 }
 
+/**
+ * What a call `id` of the fixture tool `steps` with `n` steps and progress
+ * token `token` gets: a `notifications/progress` per step, then its result.
+ */
+export function stepsAnswers(id: unknown, token: unknown, n: number): Rpc[] {
+  return [
+    ...Array.from({ length: n }, (_, i) => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: {
+        progressToken: token,
+        progress: i + 1,
+        total: n,
+        message: `step ${i + 1} of ${n}`,
+      },
+    })),
+    {
+      jsonrpc: "2.0",
+      id,
+      result: { content: [{ type: "text", text: `did ${n} steps` }] },
+    },
+  ];
+}
+
 /** A minimal MCP client over fetch, to see exactly what the server answers. */
 export class RawMcp {
   sessionId?: string;

@@ -15,6 +15,7 @@ import {
   type Rpc,
   rpcMessages,
   StdioServer,
+  stepsAnswers,
   tempProject,
   waitForFile,
 } from "./_mcp.ts";
@@ -63,6 +64,13 @@ function envelopeOf(payload: unknown): Record<string, unknown> | undefined {
     ? meta
     : undefined;
 }
+
+/** An `initialize` request with `params`. */
+function initializeRequest(params: Record<string, unknown>): Rpc {
+  return { jsonrpc: "2.0", id: "init", method: "initialize", params };
+}
+
+const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
 
 /** `/mcp` of a real daemon. */
 class HttpClient implements Client {
@@ -114,20 +122,12 @@ class HttpClient implements Client {
 
   async initialize(params: Record<string, unknown>): Promise<Rpc> {
     this.#session = undefined;
-    const response = await this.#post({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params,
-    });
+    const response = await this.#post(initializeRequest(params));
     const [answer] = await rpcMessages(response);
     if (answer.result) {
       this.#session = response.headers.get("mcp-session-id")!;
       this.#version = answer.result.protocolVersion;
-      await this.exchange({
-        jsonrpc: "2.0",
-        method: "notifications/initialized",
-      }, 0);
+      await this.exchange(INITIALIZED, 0);
     }
     return answer;
   }
@@ -195,16 +195,8 @@ class StdioClient implements Client {
   }
 
   async initialize(params: Record<string, unknown>): Promise<Rpc> {
-    const [answer] = await this.exchange({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params,
-    }, 1);
-    await this.exchange({
-      jsonrpc: "2.0",
-      method: "notifications/initialized",
-    }, 0);
+    const [answer] = await this.exchange(initializeRequest(params), 1);
+    await this.exchange(INITIALIZED, 0);
     return answer;
   }
 
@@ -522,23 +514,7 @@ const CASES: Case[] = [
         _meta: { progressToken: "tok" },
       });
       const answers = await client.exchange(message, 4);
-      assert.deepEqual(answers, [
-        ...[1, 2, 3].map((i) => ({
-          jsonrpc: "2.0",
-          method: "notifications/progress",
-          params: {
-            progressToken: "tok",
-            progress: i,
-            total: 3,
-            message: `step ${i} of 3`,
-          },
-        })),
-        {
-          jsonrpc: "2.0",
-          id: message.id,
-          result: { content: [{ type: "text", text: "did 3 steps" }] },
-        },
-      ]);
+      assert.deepEqual(answers, stepsAnswers(message.id, "tok", 3));
       return answers;
     },
   },

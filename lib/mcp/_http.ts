@@ -186,7 +186,10 @@ class HttpTransport {
     ) {
       return await this.#modernPost(request, incoming, agent, sse);
     }
-    return await this.#legacyPost(request, incoming, agent, sse);
+    return await this.#legacyPost(request, incoming, agent, {
+      sse,
+      versionHeader,
+    });
   }
 
   async #batch(
@@ -214,7 +217,7 @@ class HttpTransport {
     request: Request,
     incoming: Incoming,
     agent: string,
-    sse: boolean,
+    headers: { sse: boolean; versionHeader: string | null },
   ): Promise<Response> {
     if (
       incoming.kind === "request" && incoming.message.method === "initialize"
@@ -222,7 +225,7 @@ class HttpTransport {
       return this.#initialize(request, incoming.message, agent);
     }
     const session = this.#sessionOf(request, agent);
-    const versionHeader = request.headers.get("mcp-protocol-version");
+    const { sse, versionHeader } = headers;
     if (versionHeader !== null && !LEGACY_VERSIONS.includes(versionHeader)) {
       refuse(
         400,
