@@ -3,7 +3,8 @@
 // image_search each carry stays the same in both copies.
 
 import assert from "node:assert/strict";
-import { BEEUNI_TOOLS, type BeeuniToolName, type Tool } from "../mod.ts";
+import type { Tool } from "../mod.ts";
+import { BEEUNI_TOOLS, type BeeuniToolName } from "../manifest.ts";
 import { toolSource } from "./_builtin.ts";
 import imageSearch from "../builtin_tools/image_search.ts";
 import memory from "../builtin_tools/memory.ts";

@@ -12,7 +12,12 @@ export {
   startDaemon,
 } from "./start_daemon.ts";
 export { DAEMON_USAGE, parseDaemonArgs } from "./options.ts";
-export { locateDaemon, type LocatedDaemon } from "./locate_daemon.ts";
+export {
+  DaemonNotRunningError,
+  locateDaemon,
+  type LocatedDaemon,
+} from "./locate_daemon.ts";
+export { ListenError, PortInUseError } from "./listen_error.ts";
 export { type ProgramRuntime, runDaemon } from "./run_daemon.ts";
 export {
   type Reloader,

@@ -43,6 +43,7 @@ import {
   publishDaemon,
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
+import { listenError } from "./listen_error.ts";
 
 /** The part of a runtime adapter the daemon uses. */
 export type DaemonRuntime = Pick<Runtime, "serve" | "watchDirs">;
@@ -134,18 +135,6 @@ function urlOf(server: Server): string {
   return `http://${host}:${server.port}`;
 }
 
-/** Why the daemon cannot listen where `options` say, and what to do. */
-function listenError(
-  options: Pick<DaemonOptions, "hostname" | "port">,
-  error: unknown,
-): string {
-  const where = `cannot listen on ${options.hostname}:${options.port}`;
-  if ((error as { code?: unknown })?.code === "EADDRINUSE") {
-    return `${where}: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one`;
-  }
-  return `${where}: ${errorMessage(error)}`;
-}
-
 /** `record` without its undefined values. */
 function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(
@@ -209,7 +198,7 @@ export async function startDaemon(
   } catch (error) {
     flush();
     dropToken();
-    throw new Error(listenError(options, error));
+    throw listenError(options, error);
   }
   let host: Host;
   let web: WebHandler;

@@ -176,9 +176,9 @@ async function edit(
       })),
     });
   } catch (error) {
-    throw new Error(
-      `cannot eject "${name}": ${errorMessage(error)}`,
-    );
+    throw new Error(`cannot eject "${name}": ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -220,6 +220,7 @@ export async function readBuiltinSource(
       `cannot eject "${name}": cannot read its source ${url.href}: ${
         errorMessage(error)
       }`,
+      { cause: error },
     );
   }
 }

@@ -152,6 +152,7 @@ function versionOf(runtime: RuntimeName, execPath: string): string | undefined {
   } catch (error) {
     throw new Error(
       `cannot run tools with "${execPath}": ${errorMessage(error)}`,
+      { cause: error },
     );
   }
 }

@@ -589,7 +589,8 @@ interface Frame {
  *
  * @example
  * ```ts
- * import { parseManifest } from "@beeuni/tools";
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "@beeuni/tools/manifest";
  *
  * const files: Record<string, string> = {
  *   "beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n",
@@ -599,7 +600,7 @@ interface Frame {
  *   "beeuni.yaml",
  *   (path) => files[path],
  * );
- * console.log(manifest.files[0].tools[0].name); // "web_search"
+ * assert.equal(manifest.files[0].tools[0].name, "web_search");
  * ```
  */
 export function parseManifest(

@@ -34,7 +34,12 @@
 export { createMcpHttp, type McpHttp, type McpHttpOptions } from "./_http.ts";
 export { type McpStdio, type McpStdioOptions, serveStdio } from "./_stdio.ts";
 export type { McpHost } from "./_server.ts";
-export { callResult, type McpTool, mcpTools } from "./_result.ts";
+export {
+  callResult,
+  type ListedTool,
+  type McpTool,
+  mcpTools,
+} from "./_result.ts";
 export {
   LATEST_VERSION,
   LEGACY_VERSIONS,

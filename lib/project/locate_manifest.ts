@@ -13,6 +13,40 @@ import { isFile } from "./_fs.ts";
 export const MANIFEST_NAME = "beeuni.yaml";
 
 /**
+ * No root manifest where one was looked for: no `beeuni.yaml` in a folder
+ * or any folder above it, or no file at the path given. Thrown by
+ * {@linkcode locateManifest}, and so by `loadProject()`, `createHost()` and
+ * `startDaemon()`.
+ *
+ * @example Tell a folder without a project from other failures
+ * ```ts
+ * import { locateManifest, ManifestNotFoundError } from "./locate_manifest.ts";
+ *
+ * try {
+ *   locateManifest("/");
+ * } catch (error) {
+ *   if (!(error instanceof ManifestNotFoundError)) throw error;
+ *   console.log(`no project at ${error.path}`);
+ * }
+ * ```
+ */
+export class ManifestNotFoundError extends Error {
+  /** Always `"ManifestNotFoundError"`. */
+  override name = "ManifestNotFoundError";
+  /**
+   * Where it looked: the absolute folder the search started from, or the
+   * absolute path of the file looked at when a path was given.
+   */
+  readonly path: string;
+
+  /** A manifest not found at `path`, with the message a person reads. */
+  constructor(message: string, path: string, options?: ErrorOptions) {
+    super(message, options);
+    this.path = path;
+  }
+}
+
+/**
  * Finds the root manifest for `cwd` (M1): `beeuni.yaml` in `cwd` or the
  * nearest folder above it, like git finds its repository. Returns its
  * absolute path, or `undefined` when there is none.
@@ -31,17 +65,20 @@ export function findManifest(cwd: string): string | undefined {
 /**
  * The absolute path of the root manifest: `manifest` (a file, or a folder
  * holding `beeuni.yaml`) resolved from `cwd` when given, else the nearest
- * `beeuni.yaml` from `cwd` upwards (M1). Throws an `Error` that says where
- * it looked when there is none.
+ * `beeuni.yaml` from `cwd` upwards (M1).
+ *
+ * @returns The absolute path of the root manifest file.
+ * @throws {ManifestNotFoundError} When there is none, with a message that
+ * says where it looked.
  */
 export function locateManifest(cwd: string, manifest?: string): string {
   if (manifest === undefined) {
     const found = findManifest(cwd);
     if (!found) {
-      throw new Error(
-        `no ${MANIFEST_NAME} found in "${
-          resolve(cwd)
-        }" or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
+      const from = resolve(cwd);
+      throw new ManifestNotFoundError(
+        `no ${MANIFEST_NAME} found in "${from}" or any folder above it: run beeuni inside a project, or pass --manifest PATH`,
+        from,
       );
     }
     return found;
@@ -53,8 +90,9 @@ export function locateManifest(cwd: string, manifest?: string): string {
     // Reported below.
   }
   if (!isFile(file)) {
-    throw new Error(
+    throw new ManifestNotFoundError(
       `cannot read manifest "${manifest}": file not found (looked at ${file})`,
+      file,
     );
   }
   return file;

@@ -11,6 +11,7 @@ export {
   findManifest,
   locateManifest,
   MANIFEST_NAME,
+  ManifestNotFoundError,
 } from "./locate_manifest.ts";
 export {
   loadProject,

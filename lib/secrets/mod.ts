@@ -13,5 +13,6 @@ export {
   secretNames,
   type SecretsEnv,
   secretsFile,
+  SecretStoreError,
   setSecret,
 } from "./secret_store.ts";

@@ -12,15 +12,6 @@
  * (`~/.local/state` when `XDG_STATE_HOME` is unset), or the path in
  * `BEEUNI_SECRETS_FILE` when that variable is set.
  *
- * @example Store, read and remove a secret
- * ```ts ignore
- * import { readSecrets, removeSecret, setSecret } from "@beeuni/tools";
- * const env = { BEEUNI_SECRETS_FILE: "/tmp/example_secrets.json" };
- * setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
- * readSecrets("/work/project", env); // { WEATHER_API_KEY: "abc123" }
- * removeSecret("/work/project", "WEATHER_API_KEY", env); // true
- * ```
- *
  * @module
  */
 
@@ -58,6 +49,25 @@ export function secretsFile(root: string, env: SecretsEnv): string {
   return join(stateDir(env), "secrets", `${projectKey(root)}.json`);
 }
 
+/**
+ * The secret store file cannot be read: it is not readable (`cause` is the
+ * file system's error), not JSON, or has no `secrets` object. Never
+ * carries the file's text, which may hold secret values. The message says
+ * what to do: fix or delete the file.
+ */
+export class SecretStoreError extends Error {
+  /** Always `"SecretStoreError"`. */
+  override name = "SecretStoreError";
+  /** The store file. */
+  readonly path: string;
+
+  /** A store at `path` that cannot be read, with the message a person reads. */
+  constructor(message: string, path: string, options?: ErrorOptions) {
+    super(message, options);
+    this.path = path;
+  }
+}
+
 interface StoreFile {
   root: string;
   secrets: Record<string, string>;
@@ -70,23 +80,30 @@ function readStore(path: string): Record<string, string> {
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return {};
     const reason = (error as { code?: string }).code ?? "unreadable";
-    throw new Error(`cannot read secret store "${path}": ${reason}`);
+    throw new SecretStoreError(
+      `cannot read secret store "${path}": ${reason}`,
+      path,
+      { cause: error },
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    // The parser's message may quote the file's text: never echo it.
-    throw new Error(
+    // The parser's message may quote the file's text: never echo it, nor
+    // keep it as the cause.
+    throw new SecretStoreError(
       `cannot read secret store "${path}": not valid JSON (fix or delete the file)`,
+      path,
     );
   }
   const secrets = (data as Partial<StoreFile> | null)?.secrets;
   if (
     typeof secrets !== "object" || secrets === null || Array.isArray(secrets)
   ) {
-    throw new Error(
+    throw new SecretStoreError(
       `cannot read secret store "${path}": no "secrets" object (fix or delete the file)`,
+      path,
     );
   }
   const result: Record<string, string> = {};
@@ -126,7 +143,7 @@ function updateStore(
 
 function checkName(name: string): void {
   if (!isSecretName(name)) {
-    throw new Error(
+    throw new RangeError(
       `invalid secret name "${name}": use letters, digits and "_", not starting with a digit`,
     );
   }
