@@ -77,9 +77,10 @@ const wrong: number = project.toolSet;
 const inUse = new PortInUseError("taken", { hostname: "127.0.0.1", port: 1 });
 const where: string = new ManifestNotFoundError("none", "/").path;
 const store: string = new SecretStoreError("broken", "/s.json").path;
-type Used = [ToolsJson, HandlerOptions, McpHttpOptions, WebOptions];
-type AlsoUsed = [OpencodeConfigOptions, Runtime, Command];
-const used: Partial<Used & AlsoUsed> = {};
+const used: Array<
+  ToolsJson | HandlerOptions | McpHttpOptions | WebOptions
+  | OpencodeConfigOptions | Runtime | Command
+> = [];
 console.log(tool.description, names.length, wrong, inUse.port, where, store);
 console.log(DEFAULT_TIMEOUT_MS, used, V7_MESSAGE);
 `;
