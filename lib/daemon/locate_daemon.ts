@@ -46,8 +46,10 @@ export class DaemonNotRunningError extends Error {
  * says what to do.
  *
  * @example Ask the project's daemon for its health
- * ```ts ignore
- * import { locateDaemon } from "./locate_daemon.ts";
+ * ```ts ignore (needs a running daemon)
+ * import process from "node:process";
+ * import { locateDaemon } from "@beeuni/tools/daemon";
+ *
  * const { url, token } = locateDaemon("/home/me/project", process.env);
  * await fetch(`${url}/beeuni/health`, { headers: { authorization: `Bearer ${token}` } });
  * ```

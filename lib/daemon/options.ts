@@ -110,7 +110,13 @@ Saved outputs (outputs over 50 KB or 2,000 lines, T6):
                         than this (default 86400000, 24 hours)
 `;
 
-/** Parses the daemon's command line into {@linkcode DaemonOptions}. */
+/**
+ * Parses the daemon's command line into {@linkcode DaemonOptions}.
+ *
+ * @returns The options, relative paths resolved against `cwd`.
+ * @throws {UsageError} For an unknown option, a missing or bad value, or an
+ * argument where none belongs.
+ */
 export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   const { values, positionals } = parseOptions(args, {
     dir: { type: "string" },

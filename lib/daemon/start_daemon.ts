@@ -148,13 +148,25 @@ function definedOnly<T extends object>(record: T): Partial<T> {
  * `listening on <url>` to standard output, and starts watching for
  * changes. Logs go to standard error.
  *
+ * @returns The running daemon, once every tool has loaded.
+ * @throws {ManifestNotFoundError} When `options.dir` holds no project.
+ * @throws {PortInUseError} When another daemon or program listens on the
+ * port; a `ListenError` when the daemon cannot listen for another
+ * reason.
+ * @throws {Error} When `options.hostname` is not a loopback address and
+ * `allowRemote` is not set, or `BEEUNI_DAEMON_TOKEN` is too short.
+ *
  * @example Start a daemon on a project and stop it
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
+ * import { loadRuntime } from "@beeuni/tools/runtime";
  * import { startDaemon } from "@beeuni/tools/daemon";
+ *
+ * const runtime = await loadRuntime();
  * const daemon = await startDaemon(
- *   { dir: "examples/starter", port: 0, hostname: "127.0.0.1" },
+ *   { dir: "/workspace", port: 0, hostname: "127.0.0.1" },
  *   runtime.io(),
  * );
+ * console.log(daemon.url);
  * await daemon.close();
  * ```
  */

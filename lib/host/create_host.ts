@@ -5,7 +5,7 @@
  * HTTP daemon, MCP and the CLI are thin layers over it.
  *
  * @example Call a tool of the project in the current folder
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
  * import { createHost } from "@beeuni/tools";
  *
  * await using host = await createHost({ directory: Deno.cwd() });
@@ -185,11 +185,16 @@ async function launcher(
 /**
  * Creates a host for the project at `options.directory`: reads its
  * manifest, imports every tool module once in a loader process to check it
- * (T1, T8) and logs the ones that did not load. Each tool's calls then run
- * in a runner process of its own, started on its first call.
+ * and logs the ones that did not load. Each tool's calls then run in a
+ * runner process of its own, started on its first call. Problems inside
+ * the manifest are logged and the tools that resolve are served; a tool
+ * that does not load is listed by `host.loadErrors()`, not thrown.
  *
- * Rejects only when there is no manifest to read; problems inside the
- * manifest are logged and the tools that resolve are served.
+ * @returns The host, once every module has loaded (at once with
+ * `waitForLoad: false`). Close it with `close()` or `await using`.
+ * @throws {ManifestNotFoundError} When there is no manifest to read.
+ * @throws {Error} When `options.directory` is not an absolute path, or
+ * `options.runner` names no runtime that can run tools.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   if (!isAbsolute(options.directory)) {

@@ -63,6 +63,8 @@ export interface Tool<Args = any> {
 /**
  * Returns `tool` as it is: a typed way to write a module's default export.
  *
+ * @returns `tool`, unchanged.
+ *
  * @example
  * ```ts
  * import { defineTool } from "./tool.ts";

@@ -109,9 +109,18 @@ function specAllows(
  *   allow it; in the standard harness its own `tools` alone decide. Only one
  *   level of parent is considered.
  *
- * @example
- * ```ts ignore
- * agentMaySee("write", { agent: support, harness: "standard" });
+ * @returns `true` when the agent sees `tool`.
+ *
+ * @example Listing `edit` shows `write` too, in the standard harness
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentMaySee, findAgent, parseManifest } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "agents:\n  support:\n    tools: [edit]\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
+ * const support = findAgent(manifest, "support");
+ * assert.equal(agentMaySee("write", { agent: support, harness: "standard" }), true);
+ * assert.equal(agentMaySee("bash", { agent: support, harness: "standard" }), false);
  * ```
  */
 export function agentMaySee(tool: string, options: AgentToolsOptions): boolean {
@@ -134,13 +143,21 @@ export function agentMaySee(tool: string, options: AgentToolsOptions): boolean {
  * for every case (`all`, `none`, lists with `*`, `{ exclude }`, the legacy
  * map, A4 and A6). Repeated names are kept once.
  *
+ * @returns The names the agent sees, in the order of `options.tools`, each once.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentTools, findAgent, parseManifest } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "agents:\n  researcher:\n    tools: [web_search, bash]\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
  * const visible = agentTools({
  *   tools: ["web_search", "lookup_order", "bash", "pty_spawn"],
  *   agent: findAgent(manifest, "researcher"),
  *   harness: "standard",
  * });
+ * assert.deepEqual(visible, ["web_search", "bash", "pty_spawn"]);
  * ```
  */
 export function agentTools(
@@ -156,9 +173,11 @@ export function agentTools(
 }
 
 /**
- * Whether `agent` may start subagents (A4: an agent without `task` cannot
- * delegate): whether it sees the harness tool `task`. An undefined agent
- * sees every tool and so may delegate.
+ * Whether `agent` may start subagents: whether it sees the harness tool
+ * `task` (an agent without it cannot delegate). An undefined agent sees
+ * every tool and so may delegate.
+ *
+ * @returns `true` when the agent sees `task`.
  */
 export function mayDelegate(
   agent: AgentEntry | undefined,

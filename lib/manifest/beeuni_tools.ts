@@ -21,7 +21,11 @@ export type BeeuniToolName =
   | "memory"
   | "show";
 
-/** Whether `name` is one of the five Beeuni tools. */
+/**
+ * Whether `name` is one of the five Beeuni tools.
+ *
+ * @returns `true` for `web_search`, `image_search`, `scrape_webpage`, `memory` and `show`.
+ */
 export function isBeeuniTool(name: string): name is BeeuniToolName {
   return (BEEUNI_TOOLS as readonly string[]).includes(name);
 }

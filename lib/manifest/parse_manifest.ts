@@ -587,6 +587,9 @@ interface Frame {
  * (block mappings and lists, one-line values and `[…]`/`{…}`) are read
  * without it.
  *
+ * @returns The manifest: its files, their entries with positions, and the
+ * parser's diagnostics.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";

@@ -109,10 +109,12 @@ export function formatToolsTable(set: ToolSet, view?: AgentView): string {
 }
 
 /**
- * The `--json` document for `set` (L2): `{ manifest, tools_key, tools:
- * [{ name, kind, source }], removed }`, plus `agent`, `agent_defined`,
- * `harness`, `hidden` (and `parent` when given) for a listing filtered by
- * `view`.
+ * The `--json` document of `beeuni tools ls` for `set`: `{ manifest,
+ * tools_key, tools: [{ name, kind, source }], removed }`, plus `agent`,
+ * `agent_defined`, `harness`, `hidden` (and `parent` when given) for a
+ * listing filtered by `view`.
+ *
+ * @returns The document, ready for `JSON.stringify`.
  */
 export function toolsJson(set: ToolSet, view?: AgentView): ToolsJson {
   const doc: ToolsJson = {

@@ -70,10 +70,24 @@ export function v8Message(name: string): string {
  * `harnesses/opencode/tools/…`) by path; within a file by line, then
  * column. Use {@linkcode sortDiagnostics} to merge them with the parser's.
  *
- * @example
- * ```ts ignore
- * const diagnostics = validate(manifest, { modules: {}, legacyTools: [] });
- * const failed = diagnostics.some((d) => d.severity === "error");
+ * @returns The validator's diagnostics, sorted by place; never throws.
+ *
+ * @example A module path whose file does not exist
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest, validate } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "tools:\n  lookup_order: tools/lookup_order.ts\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
+ * const facts = {
+ *   modules: {
+ *     "tools/lookup_order.ts": { exists: false, insideRepo: true, tracked: true },
+ *   },
+ *   legacyTools: [],
+ * };
+ * const missing = validate(manifest, facts).find((d) => d.rule === "V5");
+ * assert.equal(missing?.severity, "error");
+ * assert.equal(missing?.line, 2);
  * ```
  */
 export function validate(
@@ -270,6 +284,8 @@ function checkEntry(
  * Sorts diagnostics by place: files in `manifest.files` order, then other
  * files by path, then line and column; the sort is stable, so diagnostics
  * at the same place keep their order.
+ *
+ * @returns A new array; `diagnostics` is left as it was.
  */
 export function sortDiagnostics(
   manifest: Manifest,

@@ -58,7 +58,12 @@ interface Subscription {
   listKey: string;
 }
 
-/** Serves MCP over `options.input` and `options.write` until the input ends. */
+/**
+ * Serves MCP over `options.input` and `options.write` until the input ends.
+ *
+ * @returns The running server: its session id, a promise settled when it is
+ * done, and `close()`.
+ */
 export function serveStdio(options: McpStdioOptions): McpStdio {
   const { host, agent } = options;
   const dispatcher = new McpDispatcher(host);

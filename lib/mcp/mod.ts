@@ -14,7 +14,7 @@
  * `Host` is one.
  *
  * @example Serve a host's tools over MCP beside the daemon's routes
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
  * import { createHost } from "../host/mod.ts";
  * import { createMcpHttp } from "./mod.ts";
  *
@@ -46,7 +46,11 @@ export {
   MODERN_VERSIONS,
 } from "./_protocol.ts";
 
-/** Whether a URL path belongs to MCP: `/mcp` or `/mcp/<anything>`. */
+/**
+ * Whether a URL path belongs to MCP: `/mcp` or `/mcp/<anything>`.
+ *
+ * @returns `true` for `/mcp` and the paths under it.
+ */
 export function isMcpPath(path: string): boolean {
   return path === "/mcp" || path.startsWith("/mcp/");
 }

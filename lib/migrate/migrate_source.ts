@@ -9,12 +9,32 @@
  * look by hand is listed with `file:line`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "../manifest/mod.ts";
  * import { loadSourceParser } from "../project/mod.ts";
  * import { planMigrate } from "./migrate_source.ts";
  *
+ * const files: Record<string, string> = { "beeuni.yaml": "tools:\n" };
+ * const read = (path: string) => files[path];
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", read);
  * const parse = await loadSourceParser();
- * const plan = planMigrate({ manifest, files: [{ path, src, parsed: parse(path, src) }], ... });
+ * const path = "harnesses/opencode/tools/to_ms.ts";
+ * const src = `import { tool } from "@opencode-ai/plugin";
+ * export default tool({
+ *   description: "Converts a duration to milliseconds",
+ *   args: {},
+ *   execute: async () => "60000",
+ * });`;
+ * const plan = await planMigrate({
+ *   manifest,
+ *   files: [{ path, src, parsed: parse(path, src) }],
+ *   read,
+ *   parse,
+ *   force: false,
+ * });
+ * assert.deepEqual(plan.files[0].tools, [{ name: "to_ms", module: "tools/to_ms.ts" }]);
+ * assert.match(plan.manifest!.after, /^  to_ms: tools\/to_ms\.ts/m);
  * ```
  *
  * @module

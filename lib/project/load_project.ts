@@ -187,13 +187,27 @@ function trackedFiles(root: string): Set<string> {
  * validator needs (existence, real paths, git tracking, the standard
  * harness's tool folder), and validates and resolves it.
  *
- * Throws an `Error` with a readable message only when there is no manifest
- * to load; every problem inside the manifest is a diagnostic.
+ * Every problem inside the manifest is a diagnostic, never thrown.
+ *
+ * @returns The project: its manifest, the facts about its files, its
+ * diagnostics and the tool set a session gets.
+ * @throws {ManifestNotFoundError} When there is no manifest to load.
  *
  * @example
- * ```ts ignore
- * const project = await loadProject({ cwd: "." });
- * console.log(project.toolSet.tools.map((tool) => tool.name));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadProject } from "@beeuni/tools";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${dir}/beeuni.yaml`,
+ *   "tools:\n  web_search: beeuni:web_search\n  to_ms: tools/to_ms.ts\n",
+ * );
+ * const project = await loadProject({ cwd: dir });
+ * assert.deepEqual(project.toolSet.tools.map((tool) => tool.name), ["web_search", "to_ms"]);
+ * // tools/to_ms.ts does not exist yet
+ * assert.deepEqual(project.diagnostics.map((d) => d.rule), ["V5"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadProject(

@@ -47,9 +47,10 @@ export class ManifestNotFoundError extends Error {
 }
 
 /**
- * Finds the root manifest for `cwd` (M1): `beeuni.yaml` in `cwd` or the
- * nearest folder above it, like git finds its repository. Returns its
- * absolute path, or `undefined` when there is none.
+ * Finds the root manifest for `cwd`: `beeuni.yaml` in `cwd` or the nearest
+ * folder above it, like git finds its repository.
+ *
+ * @returns Its absolute path, or `undefined` when there is none.
  */
 export function findManifest(cwd: string): string | undefined {
   let dir = resolve(cwd);

@@ -5,11 +5,13 @@
  * `<file>_<export>` for each other one).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeToolNames } from "./opencode_tool_source.ts";
  *
- * await opencodeToolNames("image.ts", 'export const search = tool({ ... })');
- * // ["image_search"]
+ * const src = `import { tool } from "@opencode-ai/plugin";
+ * export const search = tool({ description: "d", args: {}, execute: () => "" });`;
+ * assert.deepEqual(await opencodeToolNames("image.ts", src), ["image_search"]);
  * ```
  *
  * @module

@@ -34,7 +34,12 @@ export type SecretsEnv = Env;
 /** What a secret name must look like: an environment variable name. */
 export const SECRET_NAME_PATTERN: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Whether `name` is a valid secret name ({@linkcode SECRET_NAME_PATTERN}). */
+/**
+ * Whether `name` is a valid secret name ({@linkcode SECRET_NAME_PATTERN}).
+ *
+ * @returns `true` for a name made of letters, digits and `_`, not starting
+ * with a digit.
+ */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME_PATTERN.test(name);
 }
@@ -42,6 +47,8 @@ export function isSecretName(name: string): boolean {
 /**
  * The secret store file of the project at `root`: `BEEUNI_SECRETS_FILE`
  * when set, else `<stateDir>/secrets/<projectKey(root)>.json`.
+ *
+ * @returns The absolute path of the store file, which may not exist yet.
  */
 export function secretsFile(root: string, env: SecretsEnv): string {
   const override = env.BEEUNI_SECRETS_FILE;
@@ -153,6 +160,10 @@ function checkName(name: string): void {
  * Every secret stored for the project at `root`, by name, at its current
  * value. A missing store is empty. Read from disk on every call, so a
  * changed secret is seen at once.
+ *
+ * @returns The secrets by name; `{}` when the store does not exist.
+ * @throws {SecretStoreError} When the store cannot be read or is not a
+ * store.
  */
 export function readSecrets(
   root: string,
@@ -161,12 +172,25 @@ export function readSecrets(
   return readStore(secretsFile(root, env));
 }
 
-/** The names of the secrets stored for the project at `root`, sorted. */
+/**
+ * The names of the secrets stored for the project at `root`, sorted.
+ *
+ * @returns The names, sorted.
+ * @throws {SecretStoreError} When the store cannot be read.
+ */
 export function secretNames(root: string, env: SecretsEnv): string[] {
   return Object.keys(readSecrets(root, env)).sort();
 }
 
-/** Stores `value` under `name` for the project at `root`; returns the store's path. */
+/**
+ * Stores `value` under `name` for the project at `root`.
+ *
+ * @returns The store file's path.
+ * @throws {RangeError} When `name` is not a valid secret name.
+ * @throws {SecretStoreError} When the store cannot be read.
+ * @throws {Error} When the store's lock stays held by another process past
+ * its timeout.
+ */
 export function setSecret(
   root: string,
   name: string,
@@ -180,7 +204,15 @@ export function setSecret(
   }).path;
 }
 
-/** Removes the secret `name` of the project at `root`; false when it was not stored. */
+/**
+ * Removes the secret `name` of the project at `root`.
+ *
+ * @returns `true` when it was stored and is now removed.
+ * @throws {RangeError} When `name` is not a valid secret name.
+ * @throws {SecretStoreError} When the store cannot be read.
+ * @throws {Error} When the store's lock stays held by another process past
+ * its timeout.
+ */
 export function removeSecret(
   root: string,
   name: string,
