@@ -37,7 +37,7 @@ function declaredAt(project: Project, name: string): SourcePos | undefined {
 
 /**
  * Loads every module the way the daemon does and turns each that does not
- * load into an error (T8): at its syntax error inside the module when there
+ * load into an error: at its syntax error inside the module when there
  * is one, else at the `tools:` entry that declares it.
  */
 async function loadDiagnostics(

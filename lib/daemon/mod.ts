@@ -1,6 +1,6 @@
 /**
  * The daemon stage: a project's tools served over HTTP on loopback, with a
- * bearer token (D7), hot reload (D5) and the opencode files (D3).
+ * bearer token, hot reload and the opencode files.
  *
  * @module
  */

@@ -68,9 +68,9 @@ export interface DaemonOptions {
   timeoutMs?: number;
   /** Limits on the server's connections (each one left out takes its default). */
   connections?: ConnectionLimits;
-  /** Validate call arguments against each tool's schema (T2). */
+  /** Validate call arguments against each tool's schema. */
   validateArgs?: boolean;
-  /** Watch the manifest and the tool modules and reload on change (D5). */
+  /** Watch the manifest and the tool modules and reload on change. */
   watch?: boolean;
   /** Quiet time after the last change before reloading, in milliseconds. */
   debounceMs?: number;
@@ -82,7 +82,7 @@ export interface DaemonOptions {
   opencodeConfigDir?: string;
   /** Write the plugin and agent files into opencode's global folder (`$XDG_CONFIG_HOME/opencode`) instead. */
   opencodeGlobal?: boolean;
-  /** Write the opencode plugin and agent files (D3); default true. */
+  /** Write the opencode plugin and agent files; default true. */
   opencode?: boolean;
   /** How tool runners are bounded and what tools may touch besides the project. */
   runners?: Pick<
@@ -223,7 +223,7 @@ export async function startDaemon(
       manifest: manifestFile,
       // Listen at once; each tool is listed once it has loaded.
       waitForLoad: false,
-      // Tools never read the daemon's token or the secret store (H2),
+      // Tools never read the daemon's token or the secret store,
       // nor write the opencode files the daemon writes.
       denyRead: [
         ...(token.file ? [token.file] : []),
@@ -298,7 +298,7 @@ export async function startDaemon(
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
-  // The standard harness (D3): the opencode plugin and agent files, on
+  // The standard harness: the opencode plugin and agent files, on
   // start and after each reload, while this is the daemon the plugin calls.
   // Loaded here, not imported above: it needs the `yaml` package, and
   // `daemon.ts` must load before any package does to say when the

@@ -29,8 +29,8 @@ export interface CallMessage {
 }
 
 /**
- * The host's folder for saved outputs (T6), as a runner writes into it: a
- * runner cuts a text over T6's limits itself and writes it whole to a
+ * The host's folder for saved outputs, as a runner writes into it: a
+ * runner cuts a text over the output limits itself and writes it whole to a
  * temporary file there, which the host moves into place.
  */
 export interface OutputFolder {
@@ -43,7 +43,7 @@ export interface OutputFolder {
 }
 
 /**
- * A text a runner cut itself (T6, H4): the whole text's size, and, unless it
+ * A text a runner cut itself: the whole text's size, and, unless it
  * was over the cap, the names (in the output folder) of the saved output
  * and of the temporary file that holds it until the host moves it there.
  */
@@ -60,7 +60,7 @@ export type ToRunner =
     t: "init";
     module: ModuleRef;
     directory: string;
-    /** Where the runner saves outputs over T6's limits; without it the host does. */
+    /** Where the runner saves outputs over the output limits; without it the host does. */
     output?: OutputFolder;
   }
   | { t: "load"; modules: ModuleRef[] }
@@ -69,7 +69,7 @@ export type ToRunner =
   | { t: "abort"; id: number }
   | { t: "ping"; id: number };
 
-/** A module's metadata, or why it is not a tool (T1, T8). */
+/** A module's metadata, or why it is not a tool. */
 export type LoadReport =
   | {
     name: string;
@@ -90,7 +90,7 @@ export interface SourceAt {
 export type CallResult =
   | {
     ok: true;
-    /** What the model reads (T3): the string returned, or indented JSON. */
+    /** What the model reads: the string returned, or indented JSON. */
     output: string;
     /** Whether the tool returned a plain JSON object (`output` is its JSON). */
     object?: true;
@@ -98,7 +98,7 @@ export type CallResult =
     content?: ContentBlock[];
     /** The `structuredContent` returned beside the blocks. */
     structured?: Record<string, unknown>;
-    /** Set when `output` is the runner's cut of a longer text (T6). */
+    /** Set when `output` is the runner's cut of a longer text. */
     cut?: CutText;
   }
   | {
@@ -106,7 +106,7 @@ export type CallResult =
     error: string;
     /** Set when the tool's module did not load, so `execute` never ran. */
     notRun?: true;
-    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
+    /** Set when `error` is the runner's cut of a longer message. */
     cut?: CutText;
   };
 

@@ -1,5 +1,5 @@
 // The calls of one tool for one set of granted secrets, run in a runner
-// process of their own (H1, H2). A runner that ends, or stops answering
+// process of their own. A runner that ends, or stops answering
 // after a call timed out or was aborted, is replaced; only the calls it was
 // running fail.
 
@@ -25,7 +25,7 @@ export type RunnerOutcome =
     object?: true;
     content?: ContentBlock[];
     structured?: Record<string, unknown>;
-    /** Set when `output` is the runner's cut of a longer text (T6). */
+    /** Set when `output` is the runner's cut of a longer text. */
     cut?: CutText;
   }
   | {
@@ -34,7 +34,7 @@ export type RunnerOutcome =
     error: string;
     /** Set when the module did not load in the runner, so `execute` never ran. */
     notRun?: true;
-    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
+    /** Set when `error` is the runner's cut of a longer message. */
     cut?: CutText;
   };
 
@@ -75,7 +75,7 @@ export interface ToolRunnerOptions {
   directory: string;
   /** How long a new runner may take to start and import its module. */
   startTimeoutMs: number;
-  /** Where the runner saves outputs over T6's limits itself; without it the host does. */
+  /** Where the runner saves outputs over the output limits itself; without it the host does. */
   output?: OutputFolder;
   /** Removes the file of a cut text whose call had already ended (aborted). */
   discard?(cut: CutText): void;
@@ -257,8 +257,8 @@ export class ToolRunner {
 
   /**
    * Starts the runner process ahead of any call, so that the first call
-   * finds its module imported; resolves to the module's load report (T1,
-   * T8), or why the process did not get that far.
+   * finds its module imported; resolves to the module's load report, or
+   * why the process did not get that far.
    */
   warm(): Promise<LoadReport> {
     return new Promise((resolve) => {
@@ -328,7 +328,7 @@ export class ToolRunner {
     });
   }
 
-  /** Arms the timeout of a call as it is sent (T5, H1). */
+  /** Arms the timeout of a call as it is sent. */
   #arm(id: number, runner: RunnerProcess): void {
     const pending = this.#pending.get(id);
     if (!pending || pending.deadline) return;
@@ -342,7 +342,7 @@ export class ToolRunner {
           `tool "${name}" did not finish within ${ms} ms: the call was stopped`,
       });
       // A call past its timeout may spin, or have started processes that
-      // never end: its runner goes, with all it started (H1).
+      // never end: its runner goes, with all it started.
       this.#replace(
         runner,
         `the runner of tool "${name}" was stopped because one of its calls ran past its timeout`,

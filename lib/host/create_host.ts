@@ -1,7 +1,7 @@
 /**
- * The tool host: loads a project's tools (T1, T8, D1), lists what each agent
- * sees (D4, A2), runs calls (T2–T6, D2, D6) in runner processes it can stop
- * (H1) and confine (H2), bounds them (H3), and reloads in place (D5). The
+ * The tool host: loads a project's tools, lists what each agent
+ * sees, runs calls in runner processes it can stop
+ * and confine, bounds them, and reloads in place. The
  * HTTP daemon, MCP and the CLI are thin layers over it.
  *
  * @example Call a tool of the project in the current folder
@@ -133,7 +133,7 @@ function describeLoadErrors(errors: LoadError[]): string[] {
 }
 
 /**
- * The folder of saved outputs as runners write into it (T6), made now so
+ * The folder of saved outputs as runners write into it, made now so
  * that runners may be allowed to write there; `undefined` when it cannot
  * be made now: the host then cuts and saves what runners send whole.
  */
@@ -451,7 +451,7 @@ class HostState {
     };
   }
 
-  /** Checks a reported schema with Ajv (T1, T8; T2 keeps the validator). */
+  /** Checks a reported schema with Ajv (the load check; argument validation keeps the validator). */
   async #accept(generation: Generation, report: LoadReport): Promise<void> {
     if (!report.ok) {
       generation.record(await this.#located(generation, report));
@@ -518,7 +518,7 @@ class HostState {
     }
   }
 
-  /** The secrets `agent` is granted, read afresh (D6), and the runner key part for them. */
+  /** The secrets `agent` is granted, read afresh, and the runner key part for them. */
   #secrets(
     generation: Generation,
     agent: string,
@@ -794,7 +794,7 @@ class HostState {
 
   /**
    * Imports the modules of the tools `names` anew, for the manifest now
-   * served; every other tool keeps its runners (P6).
+   * served; every other tool keeps its runners.
    */
   async #reloadModules(
     next: Generation,

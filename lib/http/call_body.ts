@@ -15,7 +15,7 @@ export interface CallBody {
   sessionId: string;
   /** The calling agent (`context.agent`). */
   agent: string;
-  /** The session agent that started `agent` as a subagent (A4). */
+  /** The session agent that started `agent` as a subagent. */
   parentAgent?: string;
 }
 

@@ -4,7 +4,7 @@
  * (`Deno.serve`, `Bun.serve`, `node:http`) serves the same function.
  *
  * Every request must come with a loopback `Host` header and the daemon's
- * bearer token (D7); under a secret path prefix (`scope`, the web UI's),
+ * bearer token; under a secret path prefix (`scope`, the web UI's),
  * another credential may stand in for the token (the web UI's session
  * cookie). Routes:
  *
@@ -12,8 +12,8 @@
  * | --- | --- | --- |
  * | GET | `/beeuni/health` | `{ ok, tools, running }` |
  * | GET | `/beeuni/tools?agent=A&parentAgent=P` | `{ tools: [{ name, description, parameters }] }` |
- * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` (D2) |
- * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` (T5) |
+ * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` |
+ * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` |
  *
  * Other handlers mount under a path prefix (`mounts`), behind the same
  * checks.

@@ -59,7 +59,7 @@ export function builtinToolUrl(name: BeeuniToolName): URL {
 
 /**
  * The URL of a Beeuni tool's TypeScript source, the bytes
- * `beeuni tools eject` copies (E1): the file {@linkcode builtinToolUrl}
+ * `beeuni tools eject` copies: the file {@linkcode builtinToolUrl}
  * names, except in the npm package, which ships both and runs the `.js`.
  */
 export function builtinToolSourceUrl(name: BeeuniToolName): URL {

@@ -1,5 +1,5 @@
 /**
- * Names of the tools a harness implements itself (SPEC section 1). A project
+ * Names of the tools a harness implements itself (opencode's own). A project
  * may not declare a tool under any of these names (V2).
  *
  * @module

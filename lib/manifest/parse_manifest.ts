@@ -1,5 +1,5 @@
 /**
- * Parses a project's `beeuni.yaml` and every file it imports (M2) into a
+ * Parses a project's `beeuni.yaml` and every file it imports into a
  * {@linkcode Manifest}, keeping the file, line and column of every node.
  * Pure over a `read` callback: problems become positioned diagnostics, never
  * exceptions.
@@ -577,7 +577,7 @@ interface Frame {
 
 /**
  * Parses the root manifest at `manifestPath` (repo-relative) and every file
- * it imports, recursively (M2), through `read`. Never rejects: malformed
+ * it imports, recursively, through `read`. Never rejects: malformed
  * YAML, wrong types, alias bombs, import cycles, missing imports, import
  * paths that leave the repository and input past {@linkcode MANIFEST_LIMITS}
  * (file size, entries, nesting, imports) are positioned errors in

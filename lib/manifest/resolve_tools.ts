@@ -1,6 +1,5 @@
 /**
- * Which tools a session gets (M3–M6), as `beeuni tools ls` lists them (L1,
- * L2). Pure: reads a parsed {@linkcode Manifest}, never the file system.
+ * Which tools a session gets, as `beeuni tools ls` lists them. Pure: reads a parsed {@linkcode Manifest}, never the file system.
  *
  * @module
  */
@@ -13,12 +12,12 @@ import type { AgentEntry, Manifest, ResolvedTool, ToolSet } from "./types.ts";
 /**
  * Resolves the tools a session of `manifest` gets.
  *
- * - M4: when no manifest file (root or import) has a `tools:` key, every
+ * - Beeuni tools: when no manifest file (root or import) has a `tools:` key, every
  *   Beeuni tool, kind `beeuni`, source `beeuni:<name>`. When any file has
  *   one, even empty or null, only the Beeuni tools listed: as
- *   `beeuni:<name>` (kind `beeuni`) or mapped to a module path (M6, kind
+ *   `beeuni:<name>` (kind `beeuni`) or mapped to a module path (kind
  *   `beeuni (overridden)`, source the path).
- * - M5: project tools (any other valid name mapped to a module path) always,
+ * - Project tools (any other valid name mapped to a module path) always,
  *   kind `project`. A module path's source is normalized (`/` separators,
  *   no `./`): `./tools/x.ts` lists as `tools/x.ts`.
  * - Order: Beeuni tools in canonical order (`web_search`, `image_search`,

@@ -37,8 +37,8 @@ export interface ProjectFacts {
   /** File names (not paths) found in `harnesses/opencode/tools/` (V11). */
   legacyTools: string[];
   /**
-   * The tool names opencode gives the named exports of those files (O4:
-   * `<file>_<export>`), by file name, where one may be a Beeuni tool's (V11).
+   * The tool names opencode gives the named exports of those files
+   * (`<file>_<export>`), by file name, where one may be a Beeuni tool's (V11).
    */
   legacyToolNames?: Record<string, string[]>;
 }
@@ -62,8 +62,8 @@ export function v8Message(name: string): string {
 
 /**
  * Checks `manifest` against every rule of `beeuni validate` (V1–V11; V12
- * and M2 come from the parser and are in `manifest.diagnostics`, which this
- * function does not repeat).
+ * and the imports' errors come from the parser and are in
+ * `manifest.diagnostics`, which this function does not repeat).
  *
  * Returns the diagnostics sorted by place: files in manifest order (root
  * first, then imports in the order reached), then any other file (such as

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools migrate` (O1–O4), the pure part: given opencode custom tool
+ * `beeuni tools migrate`, the pure part: given opencode custom tool
  * files read into syntax trees (and, when importing them worked, the
  * schemas opencode would hand the model), decide what to write: each tool
  * as a plain project tool module under `tools/`, the helpers they import,
@@ -407,7 +407,7 @@ function planFile(
   return outcome;
 }
 
-/** The manifest file new entries go to: as eject does (E2, E3). */
+/** The manifest file new entries go to: as eject does. */
 function manifestFileFor(
   manifest: Manifest,
 ): { path: string; hasKey: boolean } {

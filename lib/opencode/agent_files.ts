@@ -1,5 +1,5 @@
 /**
- * Per-agent visibility in opencode (A2, A6): for each agent of `beeuni.yaml`
+ * Per-agent visibility in opencode: for each agent of `beeuni.yaml`
  * an opencode agent file whose `permission` ends with a `deny` for every
  * tool the agent may not see, so opencode leaves those tools out of that
  * agent's tool list (a tool is hidden from the model only when its final
@@ -13,7 +13,7 @@
  * overwritten or removed either. This project's files whose agent left
  * `beeuni.yaml` are removed.
  *
- * The agent's other keys (M7: `description`, `mode`, `model`,
+ * The agent's other keys (`description`, `mode`, `model`,
  * `permission`, …) pass through to opencode untouched, except the Beeuni
  * keys `tools`, `secrets` and `connectors`; `prompt` becomes the file's
  * body. Its own `permission` rules come first and the visibility denies
@@ -82,7 +82,7 @@ const BEEUNI_AGENT_KEYS = new Set(["tools", "secrets", "connectors", "prompt"]);
 /**
  * The opencode permission names to deny so `agent` does not see the tools it
  * may not see among `hostedTools` and opencode's own tools, with the
- * standard harness couplings (A6): `write`, `edit` and `apply_patch` are the
+ * standard harness couplings: `write`, `edit` and `apply_patch` are the
  * one `edit` permission; `pty_*` follows `bash`.
  *
  * @returns The permission names to deny, each once, hosted tools first.

@@ -1,12 +1,12 @@
 /**
- * The opencode plugin the daemon writes for the standard harness (D3): one
+ * The opencode plugin the daemon writes for the standard harness: one
  * file that registers every tool the daemon serves, with its description
  * and its exact JSON Schema, and forwards each call to
  * `POST <daemon>/beeuni/tools/<name>`.
  *
  * Its code is {@linkcode createBeeuniPlugin} (a type-checked module),
  * written out with `Function.prototype.toString()`; what the file fixes
- * is injected as one JSON literal: the tools, T6's limits
+ * is injected as one JSON literal: the tools, the output limits
  * ({@linkcode MAX_OUTPUT_BYTES}, {@linkcode MAX_OUTPUT_LINES}), the start
  * command and the path of the project's daemon record. The file:
  * - imports types only from `@opencode-ai/plugin` (erased when opencode

@@ -1,5 +1,5 @@
 /**
- * Where a project's root manifest is (M1): `beeuni.yaml` in the current
+ * Where a project's root manifest is: `beeuni.yaml` in the current
  * folder or the nearest folder above it, or the path the user gave.
  *
  * @module
@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isFile } from "./_fs.ts";
 
-/** The root manifest's file name (M1). */
+/** The root manifest's file name. */
 export const MANIFEST_NAME = "beeuni.yaml";
 
 /**
@@ -66,7 +66,7 @@ export function findManifest(cwd: string): string | undefined {
 /**
  * The absolute path of the root manifest: `manifest` (a file, or a folder
  * holding `beeuni.yaml`) resolved from `cwd` when given, else the nearest
- * `beeuni.yaml` from `cwd` upwards (M1).
+ * `beeuni.yaml` from `cwd` upwards.
  *
  * @returns The absolute path of the root manifest file.
  * @throws {ManifestNotFoundError} When there is none, with a message that

@@ -1,5 +1,6 @@
 /**
- * The project's local secret store (D6): set, list, read and remove\nsecrets, one file per project outside any checkout.
+ * The project's local secret store: set, list, read and remove secrets,
+ * one file per project outside any checkout.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The project's local secret store (D6): one JSON file per project, outside
+ * The project's local secret store: one JSON file per project, outside
  * any git checkout, file mode 0600, always written atomically (a temporary
  * file in the same folder, then a rename). Every change reads, changes and
  * writes the file while holding its lock (`<file>.lock`), so concurrent

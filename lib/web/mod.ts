@@ -1,5 +1,5 @@
 /**
- * The web UI the daemon serves (W1–W3): a page to pick an agent, see its
+ * The web UI the daemon serves: a page to pick an agent, see its
  * tools, call them from a form generated from their JSON Schema, watch
  * every call the daemon runs, and see the Beeuni tools' output in their own
  * views.
