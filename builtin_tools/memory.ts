@@ -1,6 +1,6 @@
 // @ts-nocheck -- bundled JavaScript; its TypeScript sources are type-checked
 /**
- * The `memory` Beeuni tool (B4): a model keeps notes as files under
+ * The `memory` Beeuni tool: a model keeps notes as files under
  * `<directory>/memory/`, the same folder it would edit with file tools.
  *
  * Commands: `view`, `create`, `str_replace`, `insert`, `delete` and `rename`.

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL as toFileUrl } from "node:url";
-import { BEEUNI_TOOLS, type BeeuniToolName, type Tool } from "../mod.ts";
+import type { Tool } from "../mod.ts";
+import { BEEUNI_TOOLS, type BeeuniToolName } from "../manifest.ts";
 import { REPO_ROOT } from "./_helpers.ts";
 import { plainDir, toolSource } from "./_builtin.ts";
 import { bunBin, NODE_22, nodeBin, runArgv } from "./_runtimes.ts";

@@ -9,7 +9,7 @@
 /** The environment a tool reads its configuration from (`context.env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** What the host passes to `execute` (T5); the tools read only these. */
+/** What the host passes to `execute`; the tools read only these. */
 export interface ToolContext {
   /** The session the call belongs to. */
   sessionId?: string;

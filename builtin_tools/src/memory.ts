@@ -1,5 +1,5 @@
 /**
- * The `memory` Beeuni tool (B4): a model keeps notes as files under
+ * The `memory` Beeuni tool: a model keeps notes as files under
  * `<directory>/memory/`, the same folder it would edit with file tools.
  *
  * Commands: `view`, `create`, `str_replace`, `insert`, `delete` and `rename`.
@@ -598,7 +598,7 @@ async function move(
   }`;
 }
 
-/** The `memory` tool module: `{ description, parameters, execute }` (T1). */
+/** The `memory` tool module: `{ description, parameters, execute }`. */
 const memory = {
   description:
     "Keep notes across sessions as text files in the memory/ folder. " +

@@ -329,7 +329,7 @@ async function scrape(
   }
 }
 
-/** The `scrape_webpage` tool module (default export, SPEC.md T1). */
+/** The `scrape_webpage` tool module (its default export). */
 const tool = {
   description:
     "Fetch one web page (http or https URL) and return its readable content: Markdown for HTML pages (navigation, scripts and boilerplate dropped), plain text for text files, indented JSON for JSON. Returns the final URL after redirects, the HTTP status, the page title and the content type. Long content is cut at max_length characters; pass next_offset back as offset to read on. Private and local network addresses are refused.",

@@ -596,7 +596,7 @@ async function show(
   }
 }
 
-/** The `show` tool module: `{ description, parameters, execute }` (T1). */
+/** The `show` tool module: `{ description, parameters, execute }`. */
 const showTool = {
   description:
     "Show the user something in their view: an image (path in the checkout or " +

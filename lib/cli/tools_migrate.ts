@@ -1,5 +1,5 @@
 /**
- * `beeuni tools migrate [FILE…] [--force]` (O1–O4): moves opencode custom
+ * `beeuni tools migrate [FILE…] [--force]`: moves opencode custom
  * tools from `harnesses/opencode/tools/` into the project as plain tool
  * modules under `tools/`, declares them under `tools:` in the manifest, and
  * lists what needs converting by hand. The originals stay in place until
@@ -266,7 +266,7 @@ function readFiles(
   });
 }
 
-/** `beeuni tools migrate`: legacy opencode tools into project tools (O1–O4). */
+/** `beeuni tools migrate`: legacy opencode tools into project tools. */
 export const toolsMigrateCommand: Command = {
   name: "tools migrate",
   summary:

@@ -1,4 +1,4 @@
-// The calls of a host (T2–T6, D2, D4, D6): whether a call may run, on
+// The calls of a host: whether a call may run, on
 // which runner and with which secrets, and the outcome its caller reads.
 
 import { errorMessage } from "../common/mod.ts";
@@ -46,7 +46,7 @@ export interface CallsOptions {
   closed(): boolean;
   /** The runners. */
   pool: RunnerPool;
-  /** Where texts over T6's limits are saved. */
+  /** Where texts over the output limits are saved. */
   spill: Spill;
   /** Where calls' starts and ends are told. */
   events: HostEvents;
@@ -54,11 +54,11 @@ export interface CallsOptions {
   log(line: string): void;
   /** A call's timeout when it asks for none. */
   timeoutMs: number;
-  /** Whether arguments are validated (T2). */
+  /** Whether arguments are validated. */
   validateArgs: boolean;
-  /** Whose visibility rules apply (A4, A6). */
+  /** Whose visibility rules apply. */
   harness: Harness;
-  /** The project's secrets, read for every call (D6). */
+  /** The project's secrets, read for every call. */
   secrets?: () => Record<string, string>;
 }
 
@@ -79,7 +79,7 @@ export class Calls {
     return this.#total;
   }
 
-  /** The secrets `agent` is granted, read afresh (D6), and the runner key part for them. */
+  /** The secrets `agent` is granted, read afresh, and the runner key part for them. */
   #secrets(
     generation: Generation,
     agent: string,

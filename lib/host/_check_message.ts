@@ -1,4 +1,4 @@
-// The host's check of what a runner sends (H5): a runner runs tool code,
+// The host's check of what a runner sends: a runner runs tool code,
 // and tool code can write anything to the channel. Every message is parsed
 // and checked against the protocol's types before the host acts on it;
 // texts meant for the log are cut. Pure.

@@ -1,4 +1,4 @@
-// How a host starts its runner processes (H2): for each grant of secrets a
+// How a host starts its runner processes: for each grant of secrets a
 // temporary folder of its own; the paths tools may read and write, minus
 // what governs them and the symbolic links that would lead past a grant,
 // as the runner's runtime enforces them. What governs the tools and which
@@ -157,6 +157,7 @@ function versionOf(runtime: RuntimeName, execPath: string): string | undefined {
   } catch (error) {
     throw new Error(
       `cannot run tools with "${execPath}": ${errorMessage(error)}`,
+      { cause: error },
     );
   }
 }

@@ -1,4 +1,4 @@
-// Importing a generation's modules and taking what they report (T1, T8):
+// Importing a generation's modules and taking what they report:
 // each module's metadata checked (its schema compiled with Ajv), or why it
 // is not a tool, with the file and position of a syntax error where the
 // runner's runtime gave none.
@@ -19,7 +19,7 @@ const SYNTAX_ERROR = "the module has a syntax error: ";
 export interface ModuleLoadingOptions {
   /** The project folder. */
   directory: string;
-  /** Whether arguments are validated (T2): the compiled schema is kept. */
+  /** Whether arguments are validated: the compiled schema is kept. */
   validateArgs: boolean;
   /** How long one module's import may take. */
   loadTimeoutMs: number;
@@ -72,7 +72,7 @@ export class ModuleLoading {
     };
   }
 
-  /** Checks a reported schema with Ajv (T1, T8; T2 keeps the validator). */
+  /** Checks a reported schema with Ajv (the validator is kept for the calls). */
   async accept(generation: Generation, report: LoadReport): Promise<void> {
     if (!report.ok) {
       generation.record(await this.#located(generation, report));

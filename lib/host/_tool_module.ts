@@ -1,5 +1,5 @@
-// Importing a tool module where it runs and checking its default export
-// (T1, T8), with the reasons a person can act on (T7, T9).
+// Importing a tool module where it runs and checking its default export,
+// with the reasons a person can act on.
 
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
@@ -142,8 +142,8 @@ function syntaxError(
 }
 
 /**
- * A thrown value as the text the model or the log reads, with T7's and
- * T9's rewording. The runtime's own advice (`deno install`, Deno's flags)
+ * A thrown value as the text the model or the log reads, reworded where an
+ * import failed (a package, a file, zod, a Bun API). The runtime's own advice (`deno install`, Deno's flags)
  * is left out: what to do is said once, for every runtime.
  */
 export function describeFailure(thrown: unknown): string {
@@ -241,7 +241,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const SHAPE = "export default { description, parameters, execute }";
 
-/** Why `tool` is not a tool module's default export (T1), or `undefined`. */
+/** Why `tool` is not a tool module's default export, or `undefined`. */
 function shapeProblem(tool: unknown): string | undefined {
   if (!isPlainObject(tool)) {
     return `the default export is not a plain object: ${SHAPE}`;
@@ -287,7 +287,7 @@ function importUrl(url: string): Promise<Record<string, unknown>> {
   );
 }
 
-/** The module's tool, or the reason it is not one (T1, T8). */
+/** The module's tool, or the reason it is not one. */
 export async function importTool(
   url: string,
 ): Promise<{ tool: ToolModule } | { reason: string; at?: SourceAt }> {
@@ -324,7 +324,7 @@ export async function importTool(
   return { tool: tool as ToolModule };
 }
 
-/** The metadata the host lists, as plain JSON (T1). */
+/** The metadata the host lists, as plain JSON. */
 export function toolMetadata(
   tool: ToolModule,
 ): { description: string; parameters: Record<string, unknown> } | {

@@ -1,5 +1,5 @@
 // The calls of one tool for one set of granted secrets, run in a runner
-// process of their own (H1, H2). A runner that ends, or stops answering
+// process of their own. A runner that ends, or stops answering
 // after a call timed out or was aborted, is replaced; only the calls it was
 // running fail.
 
@@ -53,7 +53,7 @@ export interface ToolRunnerOptions {
   directory: string;
   /** How long a new runner may take to start and import its module. */
   startTimeoutMs: number;
-  /** Where the runner saves outputs over T6's limits itself; without it the host does. */
+  /** Where the runner saves outputs over the output limits itself; without it the host does. */
   output?: OutputFolder;
   /** Removes the file of a cut text whose call had already ended (aborted). */
   discard?(cut: CutText): void;
@@ -236,8 +236,8 @@ export class ToolRunner {
 
   /**
    * Starts the runner process ahead of any call, so that the first call
-   * finds its module imported; resolves to the module's load report (T1,
-   * T8), or why the process did not get that far.
+   * finds its module imported; resolves to the module's load report, or
+   * why the process did not get that far.
    */
   warm(): Promise<LoadReport> {
     return new Promise((resolve) => {
@@ -307,7 +307,7 @@ export class ToolRunner {
     });
   }
 
-  /** Arms the timeout of a call as it is sent (T5, H1). */
+  /** Arms the timeout of a call as it is sent. */
   #arm(id: number, runner: RunnerProcess): void {
     const pending = this.#pending.get(id);
     if (!pending || pending.deadline) return;
@@ -321,7 +321,7 @@ export class ToolRunner {
           `tool "${name}" did not finish within ${ms} ms: the call was stopped`,
       });
       // A call past its timeout may spin, or have started processes that
-      // never end: its runner goes, with all it started (H1).
+      // never end: its runner goes, with all it started.
       this.#replace(
         runner,
         `the runner of tool "${name}" was stopped because one of its calls ran past its timeout`,

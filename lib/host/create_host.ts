@@ -1,11 +1,11 @@
 /**
- * The tool host: loads a project's tools (T1, T8, D1), lists what each agent
- * sees (D4, A2), runs calls (T2–T6, D2, D6) in runner processes it can stop
- * (H1) and confine (H2), bounds them (H3), and reloads in place (D5). The
+ * The tool host: loads a project's tools, lists what each agent
+ * sees, runs calls in runner processes it can stop
+ * and confine, bounds them, and reloads in place. The
  * HTTP daemon, MCP and the CLI are thin layers over it.
  *
  * @example Call a tool of the project in the current folder
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
  * import { createHost } from "@beeuni/tools";
  *
  * await using host = await createHost({ directory: Deno.cwd() });
@@ -92,7 +92,7 @@ function describeLoadErrors(errors: LoadError[]): string[] {
 }
 
 /**
- * The folder of saved outputs as runners write into it (T6), made now so
+ * The folder of saved outputs as runners write into it, made now so
  * that runners may be allowed to write there; `undefined` when it cannot
  * be made now: the host then cuts and saves what runners send whole.
  */
@@ -145,11 +145,16 @@ async function launcher(
 /**
  * Creates a host for the project at `options.directory`: reads its
  * manifest, imports every tool module once in a loader process to check it
- * (T1, T8) and logs the ones that did not load. Each tool's calls then run
- * in a runner process of its own, started on its first call.
+ * and logs the ones that did not load. Each tool's calls then run in a
+ * runner process of its own, started on its first call. Problems inside
+ * the manifest are logged and the tools that resolve are served; a tool
+ * that does not load is listed by `host.loadErrors()`, not thrown.
  *
- * Rejects only when there is no manifest to read; problems inside the
- * manifest are logged and the tools that resolve are served.
+ * @returns The host, once every module has loaded (at once with
+ * `waitForLoad: false`). Close it with `close()` or `await using`.
+ * @throws {ManifestNotFoundError} When there is no manifest to read.
+ * @throws {Error} When `options.directory` is not an absolute path, or
+ * `options.runner` names no runtime that can run tools.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   if (!isAbsolute(options.directory)) {
@@ -386,7 +391,7 @@ class HostState {
 
   /**
    * Imports the modules of the tools `names` anew, for the manifest now
-   * served; every other tool keeps its runners (P6).
+   * served; every other tool keeps its runners.
    */
   async #reloadModules(
     next: Generation,

@@ -1,7 +1,7 @@
 /**
- * The host stage: loads a project's tools (T1, T8, D1), lists what each
- * agent sees (D4, A2), runs calls (T2-T6, D2, D6) in runner processes it
- * can stop, confine and bound (H1-H4), and reloads in place (D5).
+ * The host stage: loads a project's tools, lists what each
+ * agent sees, runs calls in runner processes it
+ * can stop, confine and bound, and reloads in place.
  *
  * @module
  */

@@ -89,6 +89,8 @@ export interface McpHttp {
  * Builds the `/mcp` handler over `options.host`. It subscribes to the
  * host's reloads to send `notifications/tools/list_changed` to clients
  * whose tool list changed.
+ *
+ * @returns The handler of `/mcp` and `/mcp/<agent>`, to close with the server.
  */
 export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const transport = new HttpTransport(options);

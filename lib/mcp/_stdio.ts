@@ -57,7 +57,12 @@ export interface McpStdio {
   close(): void;
 }
 
-/** Serves MCP over `options.input` and `options.write` until the input ends. */
+/**
+ * Serves MCP over `options.input` and `options.write` until the input ends.
+ *
+ * @returns The running server: its session id, a promise settled when it is
+ * done, and `close()`.
+ */
 export function serveStdio(options: McpStdioOptions): McpStdio {
   const connection = new StdioConnection(options);
   return {

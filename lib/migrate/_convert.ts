@@ -52,7 +52,7 @@ export type ImportedSchemas = { exports: Record<string, ExportSchema> } | {
 
 /** One tool of a converted file. */
 export interface ConvertedTool {
-  /** Its name by opencode's rules (O4). */
+  /** Its name by opencode's rules. */
   name: string;
   /** `default` or the export's name. */
   exportName: string;
@@ -422,7 +422,7 @@ function removeHarnessImports(
       rewrite.note(
         first,
         isZodSource(source)
-          ? `zod is still used here (outside args), so the module keeps importing it and loads only where "zod" resolves from the checkout's node_modules (T9): rewrite this without zod`
+          ? `zod is still used here (outside args), so the module keeps importing it and loads only where "zod" resolves from the checkout's node_modules: rewrite this without zod`
           : `"${first.name}" from ${source} is still used here (outside args): a project tool cannot import opencode's plugin package; rewrite this without it`,
       );
       continue;
@@ -469,7 +469,7 @@ function scanRest(pass: ContextPass, program: Node): void {
       else {
         rewrite.note(
           node,
-          `${object.name}.env is read outside execute: the daemon passes the agent's secrets in context.env (T5), not in process.env; read them in execute from context.env`,
+          `${object.name}.env is read outside execute: the daemon passes the agent's secrets in context.env, not in process.env; read them in execute from context.env`,
         );
       }
       return;

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools migrate` (O1–O4), the pure part: given opencode custom tool
+ * `beeuni tools migrate`, the pure part: given opencode custom tool
  * files read into syntax trees (and, when importing them worked, the
  * schemas opencode would hand the model), decide what to write: each tool
  * as a plain project tool module under `tools/`, the helpers they import,
@@ -12,12 +12,32 @@
  * look by hand is listed with `file:line`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "../manifest/mod.ts";
  * import { loadSourceParser } from "../project/mod.ts";
  * import { planMigrate } from "./migrate_source.ts";
  *
+ * const files: Record<string, string> = { "beeuni.yaml": "tools:\n" };
+ * const read = (path: string) => files[path];
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", read);
  * const parse = await loadSourceParser();
- * const plan = planMigrate({ manifest, files: [{ path, src, parsed: parse(path, src) }], ... });
+ * const path = "harnesses/opencode/tools/to_ms.ts";
+ * const src = `import { tool } from "@opencode-ai/plugin";
+ * export default tool({
+ *   description: "Converts a duration to milliseconds",
+ *   args: {},
+ *   execute: async () => "60000",
+ * });`;
+ * const plan = await planMigrate({
+ *   manifest,
+ *   files: [{ path, src, parsed: parse(path, src) }],
+ *   read,
+ *   parse,
+ *   force: false,
+ * });
+ * assert.deepEqual(plan.files[0].tools, [{ name: "to_ms", module: "tools/to_ms.ts" }]);
+ * assert.match(plan.manifest!.after, /^  to_ms: tools\/to_ms\.ts/m);
  * ```
  *
  * @module
@@ -541,7 +561,7 @@ function planFile(shared: Shared, file: MigrateFile): MigrateOutcome {
   return outcome;
 }
 
-/** The manifest file new entries go to: as eject does (E2, E3). */
+/** The manifest file new entries go to: as eject does. */
 function manifestFileFor(
   manifest: Manifest,
 ): { path: string; hasKey: boolean } {

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools migrate` (O1-O3): opencode custom tools become project
+ * `beeuni tools migrate`: opencode custom tools become project
  * tools, read with a real TypeScript parser, their `parameters` computed
  * with real zod as opencode does.
  *
