@@ -306,6 +306,72 @@ Deno.test("a daemon that cannot write its record keeps serving, and the plugin s
   );
 });
 
+Deno.test("a daemon answers calls while another process holds its record's lock for seconds, and writes the opencode files of a reload made meanwhile once the lock is free (D3)", async () => {
+  await using repo = await tempRepo(FILES);
+  await using h = await homes();
+  const plugin = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+  await using daemon = await startDaemon(repo.dir, { env: h.env });
+  assert.deepEqual(await pluginTools(plugin), ["echo"]);
+  // Another process holds the lock the opencode files are written under.
+  const lock = `${recordFile(h.state, repo.dir)}.lock`;
+  const holder = new Deno.Command("sleep", { args: ["120"] }).spawn();
+  const held = `${holder.pid} 00ff\n`;
+  const latencies: number[] = [];
+  let heldFor = 0;
+  try {
+    await Deno.writeTextFile(lock, held, { createNew: true });
+    const heldAt = performance.now();
+    // A reload meanwhile: its tool is served at once...
+    await Deno.writeTextFile(
+      join(repo.dir, "beeuni.yaml"),
+      FILES["beeuni.yaml"].replace(
+        "  echo: tools/echo.ts\n",
+        "  echo: tools/echo.ts\n  again: tools/echo.ts\n",
+      ),
+    );
+    await waitFor("the reloaded tool", async () => {
+      const tools = (await (await daemon.fetch("/beeuni/tools")).json()).tools;
+      return tools.some((tool: { name: string }) => tool.name === "again");
+    });
+    // ...and every call is answered while the lock stays held.
+    while (latencies.length < 20 || performance.now() - heldAt < 3_000) {
+      const text = `held-${latencies.length}`;
+      const start = performance.now();
+      const answer = await daemon.call("again", {
+        args: { text },
+        sessionId: "s-held",
+        agent: "beeuni",
+      });
+      latencies.push(performance.now() - start);
+      assert.deepEqual(answer.body, { output: `echo:${text}` });
+    }
+    heldFor = performance.now() - heldAt;
+    // The files of the reload wait for the lock.
+    assert.equal(readFileSync(lock, "utf8"), held);
+    assert.deepEqual(await pluginTools(plugin), ["echo"]);
+  } finally {
+    await Deno.remove(lock).catch(() => {});
+    holder.kill("SIGKILL");
+    await holder.status;
+  }
+  // The first call starts the new tool's runner.
+  const [first, ...rest] = latencies;
+  const sorted = rest.sort((a, b) => a - b);
+  console.log(
+    `${latencies.length} calls while the record's lock was held for ${
+      (heldFor / 1000).toFixed(1)
+    } s: the first (starting the tool's runner) ${
+      first.toFixed(1)
+    } ms, then median ${sorted[sorted.length >> 1].toFixed(1)} ms, max ${
+      sorted.at(-1)!.toFixed(1)
+    } ms`,
+  );
+  await waitFor(
+    "the opencode files of the reload",
+    async () => (await pluginTools(plugin)).includes("again"),
+  );
+});
+
 /** The tools the plugin file at `plugin` registers, sorted. */
 async function pluginTools(plugin: string): Promise<string[]> {
   return Object.keys((await loadPluginFile(plugin)).tool ?? {}).sort();

@@ -601,7 +601,7 @@ Deno.test("the plugin and agent writers remove the temporary files a killed writ
     await Deno.writeTextFile(join(configDir, path), "half");
     if (key !== "fresh") await Deno.utime(join(configDir, path), past, past);
   }
-  writeOpencodeConfig({
+  await writeOpencodeConfig({
     configDir,
     recordFile: join(tmp.dir, "r.json"),
     tools: TOOLS,

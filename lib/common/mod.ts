@@ -31,7 +31,11 @@ export {
   projectKey,
   stateDir,
 } from "./dirs.ts";
-export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export {
+  type FileLockOptions,
+  withFileLock,
+  withFileLockNow,
+} from "./file_lock.ts";
 export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";

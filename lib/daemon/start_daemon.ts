@@ -182,7 +182,7 @@ export async function startDaemon(
   const manifestFile = locateManifest(options.dir, options.manifest);
   const root = dirname(manifestFile);
   const { log, flush } = batchedLog(io.stderr);
-  const token = acquireToken(root, io.env, options.tokenFile);
+  const token = await acquireToken(root, io.env, options.tokenFile);
   const dropToken = () => token.release();
   // Event streams (the web UI's, MCP's) hold their connections busy: at
   // most half the connections, so that calls always find one (the cap is
@@ -208,7 +208,7 @@ export async function startDaemon(
     }, (request) => serve(request));
   } catch (error) {
     flush();
-    dropToken();
+    await dropToken();
     throw new Error(listenError(options, error));
   }
   let host: Host;
@@ -241,7 +241,7 @@ export async function startDaemon(
   } catch (error) {
     await server.shutdown();
     flush();
-    dropToken();
+    await dropToken();
     throw error;
   }
   logManifestDiagnostics(
@@ -285,7 +285,7 @@ export async function startDaemon(
   const self = { url, pid: process.pid, tokenFile: token.file ?? null };
   let place: DaemonPlace | undefined;
   try {
-    place = publishDaemon(recordFile, self);
+    place = await publishDaemon(recordFile, self);
   } catch (error) {
     // Serving goes on; the plugin says it cannot read the record.
     log(
@@ -305,7 +305,7 @@ export async function startDaemon(
   const { syncOpencodeConfig } = await import("../opencode/mod.ts");
   const opencode = options.opencode === false
     ? undefined
-    : startOpencodeWriter({
+    : await startOpencodeWriter({
       recordFile,
       self: place === undefined ? undefined : self,
       write: (announce) =>
@@ -333,7 +333,8 @@ export async function startDaemon(
       tag: "daemon",
       names: () => host.list().map((tool) => tool.name),
       log,
-      after: () => opencode?.sync(),
+      // In the background: the reload is done, and answered, first.
+      after: () => void opencode?.sync(),
     }),
     log,
   });
@@ -358,8 +359,8 @@ export async function startDaemon(
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
-        opencode?.close();
-        place?.release();
+        await opencode?.close();
+        await place?.release();
         // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
         await mcp.close();
@@ -367,16 +368,16 @@ export async function startDaemon(
         await host.close();
         await stopped;
         flush();
-        dropToken();
+        await dropToken();
       })();
       return closing;
     },
     closeNow(): void {
       reloader?.close();
-      opencode?.close();
-      place?.release();
+      void opencode?.close();
+      place?.releaseNow();
       flush();
-      dropToken();
+      token.releaseNow();
     },
   };
 }

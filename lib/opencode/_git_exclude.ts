@@ -62,9 +62,11 @@ export function excludePattern(path: string): string {
  * Adds the line that keeps `folder` out of git to the checkout's
  * `info/exclude`, unless it is there already. Returns undefined when
  * `folder`'s parent is not inside a git work tree (or its path cannot be
- * written as a pattern). Throws when the exclude file cannot be written.
+ * written as a pattern). Rejects when the exclude file cannot be written.
  */
-export function excludeFromGit(folder: string): GitExclude | undefined {
+export async function excludeFromGit(
+  folder: string,
+): Promise<GitExclude | undefined> {
   const parent = canonicalRoot(dirname(folder));
   const found = checkout(parent);
   if (found === undefined) return undefined;
@@ -73,7 +75,7 @@ export function excludeFromGit(folder: string): GitExclude | undefined {
   if (/[\r\n]/.test(rel)) return undefined;
   const line = excludePattern(rel.split(sep).join("/"));
   const file = found.exclude;
-  return withFileLock(file, () => {
+  return await withFileLock(file, () => {
     // Every writer here holds the lock: any temporary file is a leftover.
     removeStaleTemps(dirname(file), {
       names: [basename(file)],

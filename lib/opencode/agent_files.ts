@@ -329,16 +329,16 @@ export function opencodeTarget(
  * `info/exclude` (once). The daemon calls it on start and after every
  * successful reload.
  */
-export function writeOpencodeConfig(
+export async function writeOpencodeConfig(
   options: OpencodeConfigOptions,
-): OpencodeConfigResult {
+): Promise<OpencodeConfigResult> {
   const manifest = options.manifest;
   const configDir = opencodeTarget(options);
   let excluded: GitExclude | undefined;
   let excludeError: string | undefined;
   if (options.configDir === undefined && !options.global) {
     try {
-      excluded = excludeFromGit(configDir);
+      excluded = await excludeFromGit(configDir);
     } catch (error) {
       excludeError = errorMessage(error);
     }
@@ -377,17 +377,17 @@ export interface SyncOpencodeOptions extends OpencodeConfigOptions {
 }
 
 /**
- * {@linkcode writeOpencodeConfig} for the daemon: never throws; logs what
+ * {@linkcode writeOpencodeConfig} for the daemon: never rejects; logs what
  * it wrote (`[opencode] wrote …`, only when a file changed or went; with
  * `announce`, `[opencode] … are up to date` otherwise), each of the user's
  * agent files left alone, and any failure (the daemon keeps serving
  * either way).
  */
-export function syncOpencodeConfig(
+export async function syncOpencodeConfig(
   options: SyncOpencodeOptions,
-): OpencodeConfigResult | undefined {
+): Promise<OpencodeConfigResult | undefined> {
   try {
-    const result = writeOpencodeConfig(options);
+    const result = await writeOpencodeConfig(options);
     const what = `${result.plugin} (${options.tools.length} tools) and ${
       result.written.length + result.unchanged.length
     } agent files`;

@@ -16,9 +16,9 @@
  * ```ts ignore
  * import { readSecrets, removeSecret, setSecret } from "@beeuni/tools";
  * const env = { BEEUNI_SECRETS_FILE: "/tmp/example_secrets.json" };
- * setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
+ * await setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
  * readSecrets("/work/project", env); // { WEATHER_API_KEY: "abc123" }
- * removeSecret("/work/project", "WEATHER_API_KEY", env); // true
+ * await removeSecret("/work/project", "WEATHER_API_KEY", env); // true
  * ```
  *
  * @module
@@ -106,7 +106,7 @@ function updateStore(
   root: string,
   env: SecretsEnv,
   change: (secrets: Record<string, string>) => boolean,
-): { path: string; changed: boolean } {
+): Promise<{ path: string; changed: boolean }> {
   const path = secretsFile(root, env);
   return withFileLock(path, () => {
     removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
@@ -149,32 +149,40 @@ export function secretNames(root: string, env: SecretsEnv): string[] {
   return Object.keys(readSecrets(root, env)).sort();
 }
 
-/** Stores `value` under `name` for the project at `root`; returns the store's path. */
-export function setSecret(
+/**
+ * Stores `value` under `name` for the project at `root`; resolves to the
+ * store's path.
+ */
+export async function setSecret(
   root: string,
   name: string,
   value: string,
   env: SecretsEnv,
-): string {
+): Promise<string> {
   checkName(name);
-  return updateStore(root, env, (secrets) => {
+  const { path } = await updateStore(root, env, (secrets) => {
     secrets[name] = value;
     return true;
-  }).path;
+  });
+  return path;
 }
 
-/** Removes the secret `name` of the project at `root`; false when it was not stored. */
-export function removeSecret(
+/**
+ * Removes the secret `name` of the project at `root`; resolves to false
+ * when it was not stored.
+ */
+export async function removeSecret(
   root: string,
   name: string,
   env: SecretsEnv,
-): boolean {
+): Promise<boolean> {
   checkName(name);
-  return updateStore(root, env, (secrets) => {
+  const { changed } = await updateStore(root, env, (secrets) => {
     if (!Object.hasOwn(secrets, name)) return false;
     delete secrets[name];
     return true;
-  }).changed;
+  });
+  return changed;
 }
 
 /**
