@@ -248,9 +248,9 @@ Deno.test("--opencode-global writes into opencode's global folder and nothing in
     other.stderr(),
     /\[opencode\] left ".*support\.md" alone: another project's daemon wrote it/,
   );
-  // The plugin is the one this daemon wrote: it serves this project.
+  // The plugin's data is the one this daemon wrote: it serves this project.
   assert.match(
-    readFileSync(join(global, "plugins", "beeuni.ts"), "utf8"),
+    readFileSync(join(global, "plugins", "beeuni.json"), "utf8"),
     new RegExp(`--dir ${b.dir}`),
   );
 });
