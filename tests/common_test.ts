@@ -7,6 +7,7 @@ import {
   withFileLock,
   withFileLockNow,
   writeFileAtomic,
+  writeFileAtomicAsync,
 } from "../lib/common/mod.ts";
 import { age, tempDir } from "./_helpers.ts";
 
@@ -123,6 +124,40 @@ Deno.test("removeStaleTemps() removes only old temporary files of writeFileAtomi
     [".a.json.notatemp.tmp", ".dir.0123456789abcdef.tmp", "a.json"],
   );
   assert.deepEqual(removeStaleTemps(path("missing")), []);
+});
+
+Deno.test("writeFileAtomicAsync() writes what writeFileAtomic() writes, modes included, and a failed write leaves the old file and no temporary file", async () => {
+  await using tmp = await tempDir("beeuni_common_");
+  const sync = join(tmp.dir, "sync", "a.json");
+  const async = join(tmp.dir, "async", "a.json");
+  const text = '{"caf\u00e9":"\u2028"}\n';
+  writeFileAtomic(sync, text, { mode: 0o640, dirMode: 0o750 });
+  await writeFileAtomicAsync(async, text, { mode: 0o640, dirMode: 0o750 });
+  for (const path of [sync, async]) {
+    assert.equal(Deno.readTextFileSync(path), text);
+    assert.equal(Deno.statSync(path).mode! & 0o777, 0o640);
+    assert.equal(Deno.statSync(join(path, "..")).mode! & 0o777, 0o750);
+  }
+  await writeFileAtomicAsync(async, new TextEncoder().encode("{}\n"));
+  assert.equal(Deno.readTextFileSync(async), "{}\n");
+  assert.equal(Deno.statSync(async).mode! & 0o777, 0o600);
+
+  let seen = "";
+  await assert.rejects(
+    writeFileAtomicAsync(async, "new", {
+      beforeRename: (temp) => {
+        seen = Deno.readTextFileSync(temp);
+        throw new Error("disk full");
+      },
+    }),
+    /disk full/,
+  );
+  assert.equal(seen, "new");
+  assert.equal(Deno.readTextFileSync(async), "{}\n");
+  assert.deepEqual(
+    [...Deno.readDirSync(join(async, ".."))].map((e) => e.name),
+    ["a.json"],
+  );
 });
 
 Deno.test("escapeControl() writes every control character as a visible escape and leaves the rest", () => {

@@ -472,7 +472,10 @@ Deno.test("with two daemons of one project the opencode files describe the one t
   }
   await waitFor(
     "the older daemon to write the files again",
-    () => older.stderr().includes(gone(newer)),
+    // The files are written once the line saying so is logged.
+    () =>
+      opencodeLines(older).slice(-2).join("\n") ===
+        `${gone(newer)}\n${wrote(2)}`,
   );
   assert.deepEqual(await pluginTools(plugin), ["echo", "third"]);
   const hooks = await loadPluginFile(plugin);
@@ -492,7 +495,10 @@ Deno.test("with two daemons of one project the opencode files describe the one t
   }
   await waitFor(
     "the older daemon to write the files once more",
-    () => older.stderr().includes(gone(killed)),
+    // The files are written once the line saying so is logged.
+    () =>
+      opencodeLines(older).slice(-2).join("\n") ===
+        `${gone(killed)}\n${wrote(2)}`,
   );
   assert.deepEqual(await pluginTools(plugin), ["echo", "third"]);
   assert.deepEqual(opencodeLines(older), [

@@ -434,7 +434,7 @@ Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts and its data
   );
   const configDir = join(tmp.dir, "project", ".opencode");
   const options = { recordFile: "/r.json", tools: TOOLS, configDir };
-  const path = writeOpencodePlugin(options);
+  const path = await writeOpencodePlugin(options);
   const dataPath = join(configDir, "plugins", "beeuni.json");
   assert.equal(path, join(configDir, "plugins", "beeuni.ts"));
   const { source, data } = renderOpencodePlugin(options);
@@ -442,11 +442,11 @@ Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts and its data
   assert.equal(readFileSync(dataPath, "utf8"), data);
   const inode = statSync(path).ino;
   const dataInode = statSync(dataPath).ino;
-  writeOpencodePlugin(options);
+  await writeOpencodePlugin(options);
   assert.equal(statSync(path).ino, inode);
   assert.equal(statSync(dataPath).ino, dataInode);
   // Other tools: the data changes, the code stays.
-  writeOpencodePlugin({ ...options, tools: [] });
+  await writeOpencodePlugin({ ...options, tools: [] });
   assert.deepEqual(readdirSync(join(configDir, "plugins")).sort(), [
     "beeuni.json",
     "beeuni.ts",
@@ -538,7 +538,7 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
   await Deno.mkdir(join(configDir, "agents"), { recursive: true });
   const mine = "---\ndescription: my own build\n---\nBuild things.\n";
   await Deno.writeTextFile(join(configDir, "agents", "build.md"), mine);
-  const first = writeOpencodeAgents({
+  const first = await writeOpencodeAgents({
     configDir,
     agents: manifestAgents(manifest),
     hostedTools: ["memory"],
@@ -553,7 +553,7 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
     readFileSync(join(configDir, "agents", "build.md"), "utf8"),
     mine,
   );
-  const second = writeOpencodeAgents({
+  const second = await writeOpencodeAgents({
     configDir,
     agents: manifestAgents(manifest).filter((agent) => agent.name !== "old"),
     hostedTools: ["memory"],
@@ -586,7 +586,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
   const configDir = join(tmp.dir, "opencode");
   const support = join(configDir, "agents", "support.md");
   const old = join(configDir, "agents", "old.md");
-  writeOpencodeAgents({
+  await writeOpencodeAgents({
     configDir,
     agents: await agentsOf(a.dir),
     hostedTools: ["memory"],
@@ -597,7 +597,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
     written.split("\n")[2],
     `${OPENCODE_AGENT_PROJECT}${Deno.realPathSync(a.dir)}`,
   );
-  const other = writeOpencodeAgents({
+  const other = await writeOpencodeAgents({
     configDir,
     agents: await agentsOf(b.dir),
     hostedTools: ["memory"],
@@ -615,7 +615,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
   // A file of an older beeuni (no project line) is left alone the same way.
   const legacy = written.split("\n").toSpliced(2, 1).join("\n");
   await Deno.writeTextFile(old, legacy);
-  const again = writeOpencodeAgents({
+  const again = await writeOpencodeAgents({
     configDir,
     agents: [],
     hostedTools: ["memory"],

@@ -22,6 +22,7 @@ export {
   type AtomicWriteOptions,
   tempPrefix,
   writeFileAtomic,
+  writeFileAtomicAsync,
 } from "./atomic_write.ts";
 export {
   cacheDir,
@@ -36,7 +37,7 @@ export {
   withFileLock,
   withFileLockNow,
 } from "./file_lock.ts";
-export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
+export { git, type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
 export { toolEnv } from "./tool_env.ts";

@@ -29,10 +29,10 @@
  * @module
  */
 
-import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { removeStaleTemps, writeFileAtomic } from "../common/mod.ts";
+import { removeStaleTemps, writeFileAtomicAsync } from "../common/mod.ts";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../host/mod.ts";
 import type { OpencodePluginTool, PluginData } from "./_plugin_source.ts";
 import { PLUGIN_SOURCE } from "./_plugin_text.ts";
@@ -135,15 +135,19 @@ export function renderOpencodePlugin(
 
 /**
  * Writes `text` to `path` atomically (mode 0644, folders 0755) unless the
- * file holds those bytes already; returns whether it wrote.
+ * file holds those bytes already; resolves to whether it wrote. Never
+ * blocks the event loop.
  */
-export function writeIfChanged(path: string, text: string): boolean {
+export async function writeIfChanged(
+  path: string,
+  text: string,
+): Promise<boolean> {
   try {
-    if (readFileSync(path, "utf8") === text) return false;
+    if (await readFile(path, "utf8") === text) return false;
   } catch {
     // Not written yet.
   }
-  writeFileAtomic(path, text, { mode: 0o644, dirMode: 0o755 });
+  await writeFileAtomicAsync(path, text, { mode: 0o644, dirMode: 0o755 });
   return true;
 }
 
@@ -151,19 +155,19 @@ export function writeIfChanged(path: string, text: string): boolean {
  * {@linkcode writeOpencodePlugin}, saying whether it wrote: `changed` is
  * false when both files held the same bytes already.
  */
-export function placeOpencodePlugin(
+export async function placeOpencodePlugin(
   options: WriteOpencodePluginOptions,
-): { path: string; changed: boolean } {
+): Promise<{ path: string; changed: boolean }> {
   const dir = join(resolve(options.configDir), "plugins");
   const path = join(dir, OPENCODE_PLUGIN_FILE);
   const { source, data } = renderOpencodePlugin(options);
   // The data first: a plugin loaded in between finds the new tools, or
   // (the first time) none.
-  const dataChanged = writeIfChanged(
+  const dataChanged = await writeIfChanged(
     join(dir, OPENCODE_PLUGIN_DATA_FILE),
     data,
   );
-  const sourceChanged = writeIfChanged(path, source);
+  const sourceChanged = await writeIfChanged(path, source);
   removeStaleTemps(dirname(path), {
     names: [OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_DATA_FILE],
   });
@@ -176,10 +180,10 @@ export function placeOpencodePlugin(
  * each atomically (a temporary file in the same folder, then a rename;
  * nothing is written when the bytes are the same), creating the folders,
  * and removes the temporary files a killed write of them left there.
- * Returns the plugin file's path.
+ * Resolves to the plugin file's path; never blocks the event loop.
  */
-export function writeOpencodePlugin(
+export async function writeOpencodePlugin(
   options: WriteOpencodePluginOptions,
-): string {
-  return placeOpencodePlugin(options).path;
+): Promise<string> {
+  return (await placeOpencodePlugin(options)).path;
 }
