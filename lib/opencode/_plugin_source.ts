@@ -50,9 +50,9 @@ export interface PluginData {
   recordFile: string;
   /** The command that starts the daemon, named when it is down. */
   startHint: string;
-  /** opencode's output limit in bytes (T6). */
+  /** opencode's output limit in bytes. */
   maxBytes: number;
-  /** opencode's output limit in lines (T6). */
+  /** opencode's output limit in lines. */
   maxLines: number;
   /** The tools to register. */
   tools: OpencodePluginTool[];
@@ -218,7 +218,7 @@ async function locate(data: PluginData): Promise<Daemon> {
   }
 }
 
-/** `head` cut so that it and `note` fit opencode's limits (T6). */
+/** `head` cut so that it and `note` fit opencode's limits. */
 function fitted(data: PluginData, head: string, note: string): string {
   const encoder = new TextEncoder();
   let text = head;

@@ -1,10 +1,10 @@
 /**
- * The opencode plugin the daemon writes for the standard harness (D3): two
+ * The opencode plugin the daemon writes for the standard harness: two
  * files in `<configDir>/plugins/`. `beeuni.ts` is the plugin's code, the
  * module `_plugin_source.ts` copied byte for byte: the same bytes whatever
  * the project, the tools or the runtime that writes it. `beeuni.json`
  * beside it is its data ({@linkcode PluginData}): the tools with their
- * descriptions and exact JSON Schemas, T6's limits
+ * descriptions and exact JSON Schemas, opencode's output limits
  * ({@linkcode MAX_OUTPUT_BYTES}, {@linkcode MAX_OUTPUT_LINES}), the start
  * command and the path of the project's daemon record. The plugin:
  * - imports `node:fs/promises` and `node:process` and nothing else, so
@@ -78,6 +78,8 @@ export const PROJECT_OPENCODE_DIR = ".opencode";
 /**
  * opencode's global config folder: `$XDG_CONFIG_HOME/opencode`, or
  * `~/.config/opencode`.
+ *
+ * @returns The folder's absolute path, which may not exist yet.
  */
 export function opencodeConfigDir(
   env: Record<string, string | undefined> = {},
@@ -92,6 +94,8 @@ export function opencodeConfigDir(
  * The two files of the opencode plugin that forwards `tools` to the daemon
  * named in `recordFile`. Pure: the same options give the same bytes,
  * whatever port the daemon listens on and whatever runtime runs this.
+ *
+ * @returns The plugin's TypeScript source and its data as JSON text.
  *
  * @example
  * ```ts
@@ -180,7 +184,10 @@ export async function placeOpencodePlugin(
  * each atomically (a temporary file in the same folder, then a rename;
  * nothing is written when the bytes are the same), creating the folders,
  * and removes the temporary files a killed write of them left there.
- * Resolves to the plugin file's path; never blocks the event loop.
+ * Never blocks the event loop.
+ *
+ * @returns A promise of the plugin file's path; it rejects when the folder
+ * or a file cannot be written.
  */
 export async function writeOpencodePlugin(
   options: WriteOpencodePluginOptions,
