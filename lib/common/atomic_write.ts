@@ -92,9 +92,19 @@ export function writeFileAtomic(
  * steps (a temporary file beside `path`, flushed to disk, then renamed into
  * place), each awaited.
  *
+ * @returns A promise that resolves once `path` holds `data`; it rejects,
+ * leaving `path` as it was, when a step fails.
+ *
  * @example
- * ```ts ignore
- * await writeFileAtomicAsync("/tmp/x/settings.json", '{"a":1}\n');
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFile } from "node:fs/promises";
+ * import { writeFileAtomicAsync } from "./atomic_write.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomicAsync(`${dir}/x/settings.json`, '{"a":1}\n');
+ * assert.equal(await readFile(`${dir}/x/settings.json`, "utf8"), '{"a":1}\n');
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeFileAtomicAsync(

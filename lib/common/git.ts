@@ -112,12 +112,18 @@ export function gitSync(
 }
 
 /**
- * {@linkcode gitSync} without blocking the event loop: resolves to git's
- * standard output; rejects when gitSync would throw.
+ * {@linkcode gitSync} without blocking the event loop.
  *
- * @example
- * ```ts ignore
- * const top = await git(["rev-parse", "--show-toplevel"], { cwd: root });
+ * @returns A promise of git's standard output; it rejects when
+ * {@linkcode gitSync} would throw.
+ *
+ * @example Whether a folder is inside a git checkout
+ * ```ts
+ * import { git } from "./git.ts";
+ *
+ * const inside = await git(["rev-parse", "--is-inside-work-tree"], { cwd: "." })
+ *   .then((out) => out.trim() === "true", () => false);
+ * console.log(inside);
  * ```
  */
 export function git(
