@@ -11,7 +11,7 @@
  * import { writeOpencodeConfig } from "@beeuni/tools/opencode";
  *
  * await using host = await createHost({ directory: "/workspace" });
- * const written = writeOpencodeConfig({
+ * const written = await writeOpencodeConfig({
  *   projectDir: host.directory,
  *   recordFile: "/workspace/.beeuni-daemons.json",
  *   tools: host.list("beeuni"),
@@ -30,6 +30,7 @@ export {
   manifestAgents,
   OPENCODE_AGENT_MARKER,
   OPENCODE_HARNESS_TOOLS,
+  OPENCODE_PLUGIN_DATA_FILE,
   OPENCODE_PLUGIN_FILE,
   type OpencodeAgentFile,
   type OpencodeAgentsResult,
@@ -37,8 +38,10 @@ export {
   type OpencodeConfigOptions,
   type OpencodeConfigResult,
   opencodeDenies,
+  type OpencodePluginFiles,
   type OpencodePluginOptions,
   type OpencodePluginTool,
+  type PluginData,
   renderOpencodeAgent,
   renderOpencodePlugin,
   syncOpencodeConfig,

@@ -11,9 +11,9 @@
  *
  * const dir = await Deno.makeTempDir();
  * const env = { BEEUNI_SECRETS_FILE: `${dir}/secrets.json` };
- * setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
+ * await setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
  * assert.deepEqual(readSecrets("/work/project", env), { WEATHER_API_KEY: "abc123" });
- * assert.equal(removeSecret("/work/project", "WEATHER_API_KEY", env), true);
+ * assert.equal(await removeSecret("/work/project", "WEATHER_API_KEY", env), true);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *

@@ -260,8 +260,7 @@ export async function reportChecks(
 
 /**
  * Loads the opencode plugin a daemon wrote into the project's `.opencode/`
- * (its code is the daemon's own function text, as the runtime running the
- * daemon gives it) and calls `word_count` through it.
+ * and calls `word_count` through it.
  */
 export async function callThroughPlugin(dir: string): Promise<void> {
   const hooks = await loadPluginFile(

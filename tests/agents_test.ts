@@ -297,7 +297,7 @@ Deno.test("an agent the manifest does not define sees every tool and gets no sec
   });
   await using state = await tempDir("beeuni_state_");
   const env = { XDG_STATE_HOME: state.dir, TMPDIR: state.dir };
-  setSecret(repo.dir, "API_KEY", "key-of-writer", env);
+  await setSecret(repo.dir, "API_KEY", "key-of-writer", env);
   const every = ["echo", "secret"];
   const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name);
 

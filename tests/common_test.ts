@@ -5,30 +5,72 @@ import {
   jsonSyntaxError,
   removeStaleTemps,
   withFileLock,
+  withFileLockNow,
   writeFileAtomic,
+  writeFileAtomicAsync,
 } from "../lib/common/mod.ts";
 import { age, tempDir } from "./_helpers.ts";
 
-Deno.test("withFileLock() waits for a running holder and names the lock file when it times out", async () => {
+Deno.test("withFileLock() waits for a running holder without blocking the event loop, and names the lock file when it times out", async () => {
   await using tmp = await tempDir("beeuni_common_");
   const target = join(tmp.dir, "store.json");
   const holder = new Deno.Command("sleep", { args: ["30"] }).spawn();
   try {
     Deno.writeTextFileSync(`${target}.lock`, `${holder.pid} 00ff\n`);
-    assert.throws(
-      () => withFileLock(target, () => "ran", { timeoutMs: 300 }),
-      (error: Error) =>
-        error.message.startsWith(
-          `cannot lock "${target}": process ${holder.pid}`,
-        ) &&
-        error.message.includes(`${target}.lock`),
-    );
+    // Timers keep firing while the lock is waited for.
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    try {
+      await assert.rejects(
+        withFileLock(target, () => "ran", { timeoutMs: 300 }),
+        (error: Error) =>
+          error.message.startsWith(
+            `cannot lock "${target}": process ${holder.pid}`,
+          ) &&
+          error.message.includes(`${target}.lock`),
+      );
+    } finally {
+      clearInterval(ticker);
+    }
+    assert.ok(ticks > 0, "no timer fired while the lock was waited for");
+    // A wait stopped by its signal gives up at once, without running fn.
+    const stop = new AbortController();
+    let ran = false;
+    const waiting = withFileLock(target, () => ran = true, {
+      signal: stop.signal,
+    });
+    stop.abort(new Error("stopped"));
+    await assert.rejects(waiting, /stopped/);
+    assert.equal(ran, false);
+    // withFileLockNow() never waits: a held lock leaves fn unrun.
+    assert.equal(withFileLockNow(target, () => "ran"), undefined);
   } finally {
     holder.kill("SIGKILL");
     await holder.status;
   }
   // Its holder is gone: the lock is taken over, then released.
-  assert.equal(withFileLock(target, () => "ran", { timeoutMs: 300 }), "ran");
+  assert.equal(
+    await withFileLock(target, () => "ran", { timeoutMs: 300 }),
+    "ran",
+  );
+  assert.equal(withFileLockNow(target, () => "now"), "now");
+  assert.deepEqual([...Deno.readDirSync(tmp.dir)], []);
+});
+
+Deno.test("withFileLock() runs one holder at a time, async work included", async () => {
+  await using tmp = await tempDir("beeuni_common_");
+  const target = join(tmp.dir, "store.json");
+  let inside = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, () =>
+      withFileLock(target, async () => {
+        most = Math.max(most, ++inside);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inside--;
+      })),
+  );
+  assert.equal(most, 1);
   assert.deepEqual([...Deno.readDirSync(tmp.dir)], []);
 });
 
@@ -38,13 +80,13 @@ Deno.test("withFileLock() takes over a lock left empty or older than staleMs, an
   // A holder killed before it wrote its process id.
   Deno.writeTextFileSync(`${target}.lock`, "");
   age(`${target}.lock`, 10);
-  assert.equal(withFileLock(target, () => 1, { timeoutMs: 300 }), 1);
+  assert.equal(await withFileLock(target, () => 1, { timeoutMs: 300 }), 1);
   // A live process id (this one's parent) on a lock too old to be held still.
   Deno.writeTextFileSync(`${target}.lock`, `${Deno.ppid} 00ff\n`);
   age(`${target}.lock`, 60);
-  assert.equal(withFileLock(target, () => 2, { timeoutMs: 300 }), 2);
+  assert.equal(await withFileLock(target, () => 2, { timeoutMs: 300 }), 2);
   // A lock replaced while held (taken over as stale) stays with its new holder.
-  withFileLock(target, () => {
+  await withFileLock(target, () => {
     Deno.writeTextFileSync(`${target}.lock`, `${Deno.ppid} 0abc\n`);
   });
   assert.equal(
@@ -82,6 +124,40 @@ Deno.test("removeStaleTemps() removes only old temporary files of writeFileAtomi
     [".a.json.notatemp.tmp", ".dir.0123456789abcdef.tmp", "a.json"],
   );
   assert.deepEqual(removeStaleTemps(path("missing")), []);
+});
+
+Deno.test("writeFileAtomicAsync() writes what writeFileAtomic() writes, modes included, and a failed write leaves the old file and no temporary file", async () => {
+  await using tmp = await tempDir("beeuni_common_");
+  const sync = join(tmp.dir, "sync", "a.json");
+  const async = join(tmp.dir, "async", "a.json");
+  const text = '{"caf\u00e9":"\u2028"}\n';
+  writeFileAtomic(sync, text, { mode: 0o640, dirMode: 0o750 });
+  await writeFileAtomicAsync(async, text, { mode: 0o640, dirMode: 0o750 });
+  for (const path of [sync, async]) {
+    assert.equal(Deno.readTextFileSync(path), text);
+    assert.equal(Deno.statSync(path).mode! & 0o777, 0o640);
+    assert.equal(Deno.statSync(join(path, "..")).mode! & 0o777, 0o750);
+  }
+  await writeFileAtomicAsync(async, new TextEncoder().encode("{}\n"));
+  assert.equal(Deno.readTextFileSync(async), "{}\n");
+  assert.equal(Deno.statSync(async).mode! & 0o777, 0o600);
+
+  let seen = "";
+  await assert.rejects(
+    writeFileAtomicAsync(async, "new", {
+      beforeRename: (temp) => {
+        seen = Deno.readTextFileSync(temp);
+        throw new Error("disk full");
+      },
+    }),
+    /disk full/,
+  );
+  assert.equal(seen, "new");
+  assert.equal(Deno.readTextFileSync(async), "{}\n");
+  assert.deepEqual(
+    [...Deno.readDirSync(join(async, ".."))].map((e) => e.name),
+    ["a.json"],
+  );
 });
 
 Deno.test("escapeControl() writes every control character as a visible escape and leaves the rest", () => {

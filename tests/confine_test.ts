@@ -41,7 +41,7 @@ Deno.test("a tool reads neither the daemon's token, from its environment or its 
   const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
   try {
     const env = { XDG_STATE_HOME: state };
-    setSecret(repo.dir, "API_KEY", "very-secret", env);
+    await setSecret(repo.dir, "API_KEY", "very-secret", env);
     const store = secretsFile(repo.dir, env);
     await using generated = await startDaemon(repo.dir, {
       env,

@@ -511,8 +511,8 @@ Deno.test("secrets are granted per agent and a changed secret reaches the next c
     BEEUNI_DAEMON_TOKEN: "t0k3n-" + "9".repeat(40),
   };
   try {
-    setSecret(repo.dir, "GRANTED_KEY", "first-secret-value", env);
-    setSecret(repo.dir, "OTHER_KEY", "other-secret-value", env);
+    await setSecret(repo.dir, "GRANTED_KEY", "first-secret-value", env);
+    await setSecret(repo.dir, "OTHER_KEY", "other-secret-value", env);
     await using daemon = await startDaemon(repo.dir, { env });
     assert.match(daemon.stdout(), /^token: from BEEUNI_DAEMON_TOKEN\n/);
     const read = async (agent: string, name: string) =>
@@ -532,7 +532,7 @@ Deno.test("secrets are granted per agent and a changed secret reaches the next c
     // The daemon's environment does.
     assert.equal(await read("beeuni", "XDG_STATE_HOME"), state);
 
-    setSecret(repo.dir, "GRANTED_KEY", "second-secret-value", env);
+    await setSecret(repo.dir, "GRANTED_KEY", "second-secret-value", env);
     assert.equal(await read("scoped", "GRANTED_KEY"), "second-secret-value");
 
     await daemon.call("echo", { args: { text: "argument-value-42" }, ...CALL });

@@ -266,7 +266,7 @@ Deno.test("validate, tools ls, tools call and the daemon run none of the program
   assert.deepEqual(repo.markers(), []);
 });
 
-Deno.test("the toolkit starts git only through gitSync(), which switches off what the repository's config could run (H2)", () => {
+Deno.test("the toolkit starts git only through gitSync() and git(), which switch off what the repository's config could run (H2)", () => {
   const starts =
     /\b(?:execFile|execFileSync|spawn|spawnSync|exec|execSync)\(\s*["'`]git\b|new Deno\.Command\(\s*["'`]git\b|Bun\.spawn\w*\(\s*\[\s*["'`]git\b/;
   const found: string[] = [];

@@ -209,9 +209,13 @@ Deno.test({
     await using daemon = await startDaemon(repo.dir, { env });
     // By default: the project's own .opencode/, nothing in the home folders.
     const pluginFile = join(repo.dir, ".opencode", "plugins", "beeuni.ts");
+    const dataFile = join(repo.dir, ".opencode", "plugins", "beeuni.json");
+    /** The plugin's two files, as text. */
+    const pluginFiles = () =>
+      readFileSync(pluginFile, "utf8") + readFileSync(dataFile, "utf8");
     assert.equal(existsSync(pluginFile), true, daemon.stderr());
     assert.doesNotMatch(
-      readFileSync(pluginFile, "utf8"),
+      pluginFiles(),
       new RegExp(`:${daemon.port}\\b`),
     );
     assert.deepEqual(readdirSync(home.configDir), []);
@@ -453,7 +457,7 @@ Deno.test({
     );
 
     await t.step(
-      "a reload rewrites the plugin and opencode runs the new tool (D5)",
+      "a reload rewrites the plugin's data and opencode runs the new tool (D5)",
       async () => {
         await Deno.writeTextFile(
           join(repo.dir, "tools/late.ts"),
@@ -474,7 +478,7 @@ Deno.test({
         );
         await waitFor(
           "the plugin to list late_tool",
-          () => readFileSync(pluginFile, "utf8").includes('"late_tool"'),
+          () => readFileSync(dataFile, "utf8").includes('"late_tool"'),
         ).catch((error) => {
           throw new Error(`${error.message}\n${daemon.stderr()}`);
         });
@@ -488,7 +492,7 @@ Deno.test({
     await t.step(
       "a daemon restarted on another port answers through the unchanged plugin (D3)",
       async () => {
-        const before = readFileSync(pluginFile, "utf8");
+        const before = pluginFiles();
         assert.equal(await daemon.stop(), 0);
         let port = freePort();
         while (port === daemon.port) port = freePort();
@@ -497,7 +501,7 @@ Deno.test({
           args: ["--port", String(port)],
         });
         assert.equal(restarted.port, port);
-        assert.equal(readFileSync(pluginFile, "utf8"), before);
+        assert.equal(pluginFiles(), before);
         assert.equal(
           await toolOutput(home, repo.dir, "lookup_order", '{"id":"A-9"}'),
           "order A-9 shipped [agent build]",

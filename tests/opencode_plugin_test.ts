@@ -18,6 +18,7 @@ import {
 } from "../lib/opencode/mod.ts";
 import { loadProject } from "../lib/project/mod.ts";
 import { type CallBody, parseCallBody } from "../lib/http/mod.ts";
+import type { PluginCallBody } from "../lib/opencode/_plugin_source.ts";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../lib/host/mod.ts";
 import { parse as parseYaml } from "yaml";
 import { tempDir, tempRepo } from "./_helpers.ts";
@@ -93,14 +94,17 @@ async function waitUntil(check: () => boolean): Promise<void> {
   assert.ok(check());
 }
 
-/** Writes the plugin into `dir` under a fresh name and loads its hooks. */
+/** Writes the plugin's two files into a fresh folder in `dir` and loads its hooks. */
 async function loadPlugin(
   dir: string,
   options: Parameters<typeof renderOpencodePlugin>[0],
 ): Promise<PluginHooks> {
-  const file = join(dir, `beeuni_${counter++}.ts`);
-  await Deno.writeTextFile(file, renderOpencodePlugin(options));
-  return await loadPluginFile(file);
+  const folder = join(dir, `plugins_${counter++}`);
+  await Deno.mkdir(folder);
+  const { source, data } = renderOpencodePlugin(options);
+  await Deno.writeTextFile(join(folder, "beeuni.json"), data);
+  await Deno.writeTextFile(join(folder, "beeuni.ts"), source);
+  return await loadPluginFile(join(folder, "beeuni.ts"));
 }
 
 /** Writes a daemon record naming `daemons` (newest last) and returns its path. */
@@ -157,29 +161,44 @@ Deno.test("the plugin registers every served tool with its exact JSON Schema thr
   assert.equal("jsonSchema" in other, false);
 });
 
-Deno.test("the plugin file imports only types and node: modules, and holds no URL, port or token, only T6's limits and the record's path (D3, D7, T6)", () => {
+Deno.test("the plugin file is _plugin_source.ts byte for byte, the same for every project, importing two node: modules; its data holds no URL, port or token, only the tools, T6's limits and the record's path (D3, D7, T6)", () => {
   const options = {
     recordFile: "/state/daemon/abc.daemon.json",
     tools: TOOLS,
     projectDir: "/srv/project",
   };
-  const source = renderOpencodePlugin(options);
+  const { source, data } = renderOpencodePlugin(options);
+  // Stale after a change to the plugin: run `deno task build:opencode-plugin`.
+  assert.equal(
+    source,
+    readFileSync(
+      new URL("../lib/opencode/_plugin_source.ts", import.meta.url),
+      "utf8",
+    ),
+  );
+  assert.equal(
+    renderOpencodePlugin({ recordFile: "/elsewhere.json", tools: [] }).source,
+    source,
+  );
   const imports = source.split("\n").filter((line) =>
     /^\s*import\b/.test(line)
   );
   assert.deepEqual(imports, [
-    'import type { Plugin } from "@opencode-ai/plugin";',
     'import { readFile } from "node:fs/promises";',
     'import process from "node:process";',
   ]);
   assert.doesNotMatch(source, /\bimport\s*\(|\brequire\s*\(/);
-  assert.doesNotMatch(source, /127\.0\.0\.1|localhost|http:\/\/\w/);
-  assert.match(source, /"recordFile": "\/state\/daemon\/abc\.daemon\.json"/);
-  assert.match(source, new RegExp(`"maxBytes": ${MAX_OUTPUT_BYTES},`));
-  assert.match(source, new RegExp(`"maxLines": ${MAX_OUTPUT_LINES},`));
-  assert.match(source, /"startHint": "beeuni daemon --dir \/srv\/project"/);
-  assert.equal(source.includes("\u2028"), false);
-  assert.equal(renderOpencodePlugin(options), source);
+  assert.doesNotMatch(data, /127\.0\.0\.1|localhost|http:\/\/\w/);
+  assert.deepEqual(JSON.parse(data), {
+    about:
+      "Written by the beeuni daemon of /srv/project for beeuni.ts beside it; rewritten on every start and reload. Do not edit.",
+    recordFile: "/state/daemon/abc.daemon.json",
+    startHint: "beeuni daemon --dir /srv/project",
+    maxBytes: MAX_OUTPUT_BYTES,
+    maxLines: MAX_OUTPUT_LINES,
+    tools: TOOLS,
+  });
+  assert.deepEqual(renderOpencodePlugin(options), { source, data });
 });
 
 Deno.test("a call sends exactly the fields the daemon reads, with the token read at call time (D2, D7)", async () => {
@@ -199,16 +218,19 @@ Deno.test("a call sends exactly the fields the daemon reads, with the token read
   await Deno.writeTextFile(token, "second-token-0123456789\n");
   await hooks.tool.lookup_order.execute({ id: "A-2" }, context());
   assert.equal(daemon.seen[0].path, "/beeuni/tools/lookup_order");
-  const sent: CallBody = {
+  const sent: PluginCallBody = {
     args: { id: "A-1" },
     sessionId: "ses_1",
     agent: "build",
   };
-  assert.deepEqual(daemon.seen[0].body, sent);
+  // What the plugin sends is what the daemon reads: `deno check` fails when
+  // the two types part.
+  const read: CallBody = sent;
+  assert.deepEqual(daemon.seen[0].body, read);
   // The daemon's own parser reads back every field sent, and nothing is left over.
   assert.deepEqual(
     parseCallBody(JSON.stringify(daemon.seen[0].body)),
-    { ...sent, parentAgent: undefined },
+    { ...read, parentAgent: undefined },
   );
   assert.equal(daemon.seen[0].authorization, "Bearer first-token-0123456789");
   assert.equal(daemon.seen[1].authorization, "Bearer second-token-0123456789");
@@ -402,7 +424,7 @@ Deno.test("opencode's abort signal closes the request and stops the session's ca
   assert.equal(daemon.seen[1].authorization, "Bearer token-0123456789abcdef");
 });
 
-Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, only when its bytes change (D3)", async () => {
+Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts and its data beeuni.json atomically, each only when its bytes change (D3)", async () => {
   await using tmp = await tempDir("beeuni_plugin_");
   const env = { XDG_CONFIG_HOME: join(tmp.dir, "xdg"), HOME: tmp.dir };
   assert.equal(opencodeConfigDir(env), join(tmp.dir, "xdg", "opencode"));
@@ -412,17 +434,38 @@ Deno.test("writeOpencodePlugin writes <configDir>/plugins/beeuni.ts atomically, 
   );
   const configDir = join(tmp.dir, "project", ".opencode");
   const options = { recordFile: "/r.json", tools: TOOLS, configDir };
-  const path = writeOpencodePlugin(options);
+  const path = await writeOpencodePlugin(options);
+  const dataPath = join(configDir, "plugins", "beeuni.json");
   assert.equal(path, join(configDir, "plugins", "beeuni.ts"));
-  assert.equal(readFileSync(path, "utf8"), renderOpencodePlugin(options));
+  const { source, data } = renderOpencodePlugin(options);
+  assert.equal(readFileSync(path, "utf8"), source);
+  assert.equal(readFileSync(dataPath, "utf8"), data);
   const inode = statSync(path).ino;
-  writeOpencodePlugin(options);
+  const dataInode = statSync(dataPath).ino;
+  await writeOpencodePlugin(options);
   assert.equal(statSync(path).ino, inode);
-  writeOpencodePlugin({ ...options, tools: [] });
-  assert.deepEqual(readdirSync(join(configDir, "plugins")), ["beeuni.ts"]);
-  assert.equal(existsSync(path), true);
-  assert.notEqual(statSync(path).ino, inode);
-  assert.doesNotMatch(readFileSync(path, "utf8"), /lookup_order/);
+  assert.equal(statSync(dataPath).ino, dataInode);
+  // Other tools: the data changes, the code stays.
+  await writeOpencodePlugin({ ...options, tools: [] });
+  assert.deepEqual(readdirSync(join(configDir, "plugins")).sort(), [
+    "beeuni.json",
+    "beeuni.ts",
+  ]);
+  assert.equal(statSync(path).ino, inode);
+  assert.notEqual(statSync(dataPath).ino, dataInode);
+  assert.doesNotMatch(readFileSync(dataPath, "utf8"), /lookup_order/);
+});
+
+Deno.test("a plugin whose data file is missing or broken loads with no tools rather than throw (D3)", async () => {
+  await using tmp = await tempDir("beeuni_plugin_");
+  const file = join(tmp.dir, "beeuni.ts");
+  await Deno.writeTextFile(
+    file,
+    renderOpencodePlugin({ recordFile: "/r.json", tools: TOOLS }).source,
+  );
+  assert.deepEqual(await loadPluginFile(file), {});
+  await Deno.writeTextFile(join(tmp.dir, "beeuni.json"), "{ not json");
+  assert.deepEqual(await loadPluginFile(file), {});
 });
 
 Deno.test("agent files deny, last, every tool an agent may not see, with the standard harness couplings (A2, A6, M7)", async () => {
@@ -495,7 +538,7 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
   await Deno.mkdir(join(configDir, "agents"), { recursive: true });
   const mine = "---\ndescription: my own build\n---\nBuild things.\n";
   await Deno.writeTextFile(join(configDir, "agents", "build.md"), mine);
-  const first = writeOpencodeAgents({
+  const first = await writeOpencodeAgents({
     configDir,
     agents: manifestAgents(manifest),
     hostedTools: ["memory"],
@@ -510,7 +553,7 @@ Deno.test("agent files never overwrite the user's own and go when their agent go
     readFileSync(join(configDir, "agents", "build.md"), "utf8"),
     mine,
   );
-  const second = writeOpencodeAgents({
+  const second = await writeOpencodeAgents({
     configDir,
     agents: manifestAgents(manifest).filter((agent) => agent.name !== "old"),
     hostedTools: ["memory"],
@@ -543,7 +586,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
   const configDir = join(tmp.dir, "opencode");
   const support = join(configDir, "agents", "support.md");
   const old = join(configDir, "agents", "old.md");
-  writeOpencodeAgents({
+  await writeOpencodeAgents({
     configDir,
     agents: await agentsOf(a.dir),
     hostedTools: ["memory"],
@@ -554,7 +597,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
     written.split("\n")[2],
     `${OPENCODE_AGENT_PROJECT}${Deno.realPathSync(a.dir)}`,
   );
-  const other = writeOpencodeAgents({
+  const other = await writeOpencodeAgents({
     configDir,
     agents: await agentsOf(b.dir),
     hostedTools: ["memory"],
@@ -572,7 +615,7 @@ Deno.test("agent files another project's daemon wrote are neither overwritten no
   // A file of an older beeuni (no project line) is left alone the same way.
   const legacy = written.split("\n").toSpliced(2, 1).join("\n");
   await Deno.writeTextFile(old, legacy);
-  const again = writeOpencodeAgents({
+  const again = await writeOpencodeAgents({
     configDir,
     agents: [],
     hostedTools: ["memory"],
@@ -591,6 +634,7 @@ Deno.test("the plugin and agent writers remove the temporary files a killed writ
   const configDir = join(tmp.dir, "opencode");
   const left = {
     plugin: "plugins/.beeuni.ts.0123456789abcdef.tmp",
+    data: "plugins/.beeuni.json.0123456789abcdef.tmp",
     fresh: "plugins/.beeuni.ts.fedcba9876543210.tmp",
     agent: "agents/.support.md.0123456789abcdef.tmp",
     user: "agents/.notes.md.0123456789abcdef.tmp",
@@ -601,7 +645,7 @@ Deno.test("the plugin and agent writers remove the temporary files a killed writ
     await Deno.writeTextFile(join(configDir, path), "half");
     if (key !== "fresh") await Deno.utime(join(configDir, path), past, past);
   }
-  writeOpencodeConfig({
+  await writeOpencodeConfig({
     configDir,
     recordFile: join(tmp.dir, "r.json"),
     tools: TOOLS,
@@ -610,6 +654,7 @@ Deno.test("the plugin and agent writers remove the temporary files a killed writ
   });
   assert.deepEqual(readdirSync(join(configDir, "plugins")).sort(), [
     ".beeuni.ts.fedcba9876543210.tmp",
+    "beeuni.json",
     "beeuni.ts",
   ]);
   // Only the files of agents beeuni writes: the user's own are theirs.

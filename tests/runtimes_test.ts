@@ -11,6 +11,7 @@ import {
   REPO_ROOT,
   runProgram,
   type RunResult,
+  tempRepo,
 } from "./_helpers.ts";
 import { testCacheEnv } from "./_npm_cache.ts";
 import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
@@ -436,6 +437,64 @@ async function followAdvice(): Promise<void> {
     output: String(size),
   });
 }
+
+Deno.test("daemons under Deno, Node.js 22, the newest Node.js and Bun write the same opencode plugin and data, byte for byte, for one project (D3, N1)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": `tools:
+  memory: beeuni:memory
+  lookup_order: tools/lookup_order.ts
+`,
+    "tools/lookup_order.ts": `export default {
+  description: "Look up an order \u2014 by its id \u2028 (\u00e9t\u00e9)",
+  parameters: {
+    type: "object",
+    properties: {
+      id: { type: "string", pattern: "^A-\\\\d+$" },
+      limit: { type: "number", maximum: 1e21, minimum: 0.1 },
+    },
+    required: ["id"],
+  },
+  execute: (args) => "order " + args.id,
+};
+`,
+  });
+  const state = join(repo.dir, ".state");
+  const written: { label: string; source: string; data: string }[] = [];
+  // One at a time: each daemon writes the files into a folder of its own.
+  for (const rt of RUNTIMES) {
+    const out = join(repo.dir, `.opencode-${written.length}`);
+    await using daemon = await startDaemon(repo.dir, {
+      argv: [
+        ...await rt.argv(),
+        DAEMON,
+        "--dir",
+        repo.dir,
+        "--port",
+        "0",
+        "--no-watch",
+        "--opencode-config-dir",
+        out,
+      ],
+      env: { XDG_STATE_HOME: state },
+    });
+    assert.match(daemon.stderr(), /\[opencode\] wrote .* \(2 tools\)/);
+    written.push({
+      label: rt.label,
+      source: await Deno.readTextFile(join(out, "plugins", "beeuni.ts")),
+      data: await Deno.readTextFile(join(out, "plugins", "beeuni.json")),
+    });
+  }
+  for (const { label, source, data } of written.slice(1)) {
+    assert.equal(source, written[0].source, `${label}'s plugin`);
+    assert.equal(data, written[0].data, `${label}'s plugin data`);
+  }
+  assert.deepEqual(
+    JSON.parse(written[0].data).tools.map((tool: { name: string }) =>
+      tool.name
+    ),
+    ["memory", "lookup_order"],
+  );
+});
 
 /**
  * A copy of this checkout's files as a fresh clone has them (tracked and

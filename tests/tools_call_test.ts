@@ -91,7 +91,7 @@ Deno.test("tools call reads --args - from standard input (T3)", async () => {
 Deno.test("tools call prints a JSON result indented and fills the context (T3, T5)", async () => {
   await using repo = await tempRepo(FILES);
   await using state = await isolatedState();
-  setSecret(repo.dir, "API_KEY", "k-123", state.env);
+  await setSecret(repo.dir, "API_KEY", "k-123", state.env);
   const out = await beeuni(
     join(repo.dir, "tools"),
     ["tools", "call", "ctx", "--session", "sess-7"],

@@ -432,7 +432,7 @@ async function daemonFor(
   const state = env.XDG_STATE_HOME ??
     await Deno.makeTempDir({ prefix: "beeuni_state_" });
   const { setSecret } = await import("../lib/secrets/mod.ts");
-  setSecret(dir, "API_KEY", "s3cr3t", { ...env, XDG_STATE_HOME: state });
+  await setSecret(dir, "API_KEY", "s3cr3t", { ...env, XDG_STATE_HOME: state });
   const daemon = await startDaemon(dir, {
     argv: [
       ...await setup.argv(),

@@ -29,7 +29,7 @@ Options:
   --manifest PATH  the project's beeuni.yaml (default: found from the
                    current folder upwards)
 `,
-  run(args: string[], io: CommandIo): Promise<number> {
+  async run(args: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseOptions(args, MANIFEST_OPTION);
     if (positionals.length !== 1) {
       throw new UsageError(
@@ -45,13 +45,13 @@ Options:
       );
     }
     const root = projectRootFor(io.cwd, values.manifest as string | undefined);
-    if (!removeSecret(root, name, io.env)) {
+    if (!await removeSecret(root, name, io.env)) {
       io.stderr(
         `beeuni secrets rm: no secret named "${name}" is stored for this project\n`,
       );
-      return Promise.resolve(1);
+      return 1;
     }
     io.stdout(`Removed secret ${name}\n`);
-    return Promise.resolve(0);
+    return 0;
   },
 };

@@ -77,7 +77,7 @@ Options:
         `no value for "${name}" on standard input: pipe or type the value, then end it with Ctrl-D`,
       );
     }
-    const path = setSecret(root, name, value, io.env);
+    const path = await setSecret(root, name, value, io.env);
     io.stdout(`Stored secret ${name} in ${path}\n`);
     return 0;
   },

@@ -17,6 +17,7 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
+import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** Options of {@linkcode writeFileAtomic}. */
@@ -58,12 +59,8 @@ export function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): void {
   const mode = options.mode ?? 0o600;
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
-  const temp = join(
-    dir,
-    `${tempPrefix(path)}${randomBytes(8).toString("hex")}.tmp`,
-  );
+  mkdirSync(dirname(path), { recursive: true, mode: options.dirMode ?? 0o700 });
+  const temp = tempFile(path);
   const bytes = typeof data === "string"
     ? new TextEncoder().encode(data)
     : data;
@@ -88,4 +85,60 @@ export function writeFileAtomic(
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * {@linkcode writeFileAtomic} without blocking the event loop: the same
+ * steps (a temporary file beside `path`, flushed to disk, then renamed into
+ * place), each awaited.
+ *
+ * @returns A promise that resolves once `path` holds `data`; it rejects,
+ * leaving `path` as it was, when a step fails.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFile } from "node:fs/promises";
+ * import { writeFileAtomicAsync } from "./atomic_write.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomicAsync(`${dir}/x/settings.json`, '{"a":1}\n');
+ * assert.equal(await readFile(`${dir}/x/settings.json`, "utf8"), '{"a":1}\n');
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeFileAtomicAsync(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const mode = options.mode ?? 0o600;
+  await mkdir(dirname(path), {
+    recursive: true,
+    mode: options.dirMode ?? 0o700,
+  });
+  const temp = tempFile(path);
+  const handle = await open(temp, "wx", mode);
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await chmod(temp, mode);
+    options.beforeRename?.(temp);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A fresh temporary file's path beside `path`: `.<name>.<random>.tmp`. */
+function tempFile(path: string): string {
+  return join(
+    dirname(path),
+    `${tempPrefix(path)}${randomBytes(8).toString("hex")}.tmp`,
+  );
 }

@@ -3,6 +3,9 @@
  * and Bun alike: an exclusively created file `<path>.lock` holding the
  * holder's process id.
  *
+ * Waiting for it never blocks the event loop: a waiter looks again on a
+ * timer, and gives up after `timeoutMs` (or when its `signal` aborts).
+ *
  * A lock whose holder is gone (killed, crashed) is taken over: when its
  * process no longer runs, when it holds no process id after 5 seconds (the
  * holder died while creating it), or when it is older than `staleMs`
@@ -36,6 +39,8 @@ export interface FileLockOptions {
   timeoutMs?: number;
   /** A lock older than this is taken over whatever its holder, in milliseconds; default 20 000. */
   staleMs?: number;
+  /** Stops the wait: the call then fails without running `fn`. */
+  signal?: AbortSignal;
 }
 
 /** How long a lock may stay empty while its holder writes its process id. */
@@ -88,10 +93,6 @@ function breakLock(lock: string, seenText: string): void {
   rmSync(aside, { force: true });
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 function tryCreate(lock: string, text: string): boolean {
   let fd: number;
   try {
@@ -108,53 +109,117 @@ function tryCreate(lock: string, text: string): boolean {
   return true;
 }
 
+/** One attempt at the lock, without waiting. */
+interface Attempt {
+  /** The lock file. */
+  lock: string;
+  /** What this holder writes into it. */
+  mine: string;
+  /** The holder that keeps it, when it could not be taken. */
+  held?: SeenLock;
+}
+
+/**
+ * Takes the lock of `path` if no live holder keeps it (a stale one is
+ * taken over), creating its folder; never waits.
+ */
+function attempt(path: string, staleMs: number, mine?: string): Attempt {
+  const lock = `${path}.lock`;
+  mine ??= `${process.pid} ${randomBytes(8).toString("hex")}\n`;
+  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+  while (!tryCreate(lock, mine)) {
+    const seen = readLock(lock);
+    if (seen === undefined) continue; // Released meanwhile.
+    if (!isStale(seen, staleMs)) return { lock, mine, held: seen };
+    breakLock(lock, seen.text);
+  }
+  return { lock, mine };
+}
+
+/** Gives the lock up, unless it was taken over meanwhile. */
+function release({ lock, mine }: Attempt): void {
+  try {
+    if (readFileSync(lock, "utf8") === mine) rmSync(lock);
+  } catch {
+    // Taken over as stale: it is someone else's now.
+  }
+}
+
+function timedOut(path: string, lock: string, held: SeenLock): Error {
+  return new Error(
+    `cannot lock "${path}": process ${
+      held.pid ?? "(unknown)"
+    } has held "${lock}" for ${
+      Math.round(held.ageMs / 1000)
+    } s; remove that file if no beeuni command is running`,
+  );
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 /**
  * Runs `fn` while holding the lock of `path` (the file `<path>.lock`, its
- * folder created with mode 0700), waiting for another holder to finish.
- * Throws when the lock stays held past the timeout, naming the lock file.
+ * folder created with mode 0700), waiting on a timer for another holder to
+ * finish. Rejects when the lock stays held past the timeout, naming the
+ * lock file, or when `signal` aborts first (with its reason); `fn` does
+ * not run then.
  *
  * @example
  * ```ts ignore
- * withFileLock("/tmp/store.json", () => {
+ * await withFileLock("/tmp/store.json", () => {
  *   // read, change and write /tmp/store.json
  * });
  * ```
  */
-export function withFileLock<T>(
+export async function withFileLock<T>(
   path: string,
-  fn: () => T,
+  fn: () => T | Promise<T>,
   options: FileLockOptions = {},
-): T {
-  const lock = `${path}.lock`;
+): Promise<T> {
   const staleMs = options.staleMs ?? 20_000;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  const mine = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
-  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
-  while (!tryCreate(lock, mine)) {
-    const seen = readLock(lock);
-    if (seen === undefined) continue;
-    if (isStale(seen, staleMs)) {
-      breakLock(lock, seen.text);
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `cannot lock "${path}": process ${
-          seen.pid ?? "(unknown)"
-        } has held "${lock}" for ${
-          Math.round(seen.ageMs / 1000)
-        } s; remove that file if no beeuni command is running`,
-      );
-    }
-    sleep(5 + Math.floor(Math.random() * 20));
+  const { signal } = options;
+  let taken = attempt(path, staleMs);
+  while (taken.held !== undefined) {
+    signal?.throwIfAborted();
+    if (Date.now() > deadline) throw timedOut(path, taken.lock, taken.held);
+    await pause(5 + Math.floor(Math.random() * 20), signal);
+    signal?.throwIfAborted();
+    taken = attempt(path, staleMs, taken.mine);
   }
+  try {
+    return await fn();
+  } finally {
+    release(taken);
+  }
+}
+
+/**
+ * Runs `fn` holding the lock of `path` when it can be had at once (a stale
+ * lock is taken over); returns `undefined` without running `fn` when a
+ * live holder keeps it. Never waits: for an exit that cannot.
+ */
+export function withFileLockNow<T>(
+  path: string,
+  fn: () => T,
+  options: Pick<FileLockOptions, "staleMs"> = {},
+): T | undefined {
+  const taken = attempt(path, options.staleMs ?? 20_000);
+  if (taken.held !== undefined) return undefined;
   try {
     return fn();
   } finally {
-    try {
-      if (readFileSync(lock, "utf8") === mine) rmSync(lock);
-    } catch {
-      // Taken over as stale: it is someone else's now.
-    }
+    release(taken);
   }
 }

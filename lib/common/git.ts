@@ -6,7 +6,8 @@
  * the files they include) can be written by whatever writes the project,
  * a hosted tool included; the user's global and system configuration are
  * the user's. Many of git's settings name a program git runs, so every
- * git the toolkit starts goes through {@linkcode gitSync}, which runs only
+ * git the toolkit starts goes through {@linkcode gitSync} (or
+ * {@linkcode git}, the same without blocking), which runs only
  * the read-only commands of {@linkcode GitReadCommand} and sets, on the
  * command line (which wins over every configuration file) and in the
  * environment, what switches off each program those commands can reach:
@@ -45,7 +46,7 @@
  * @module
  */
 
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import process from "node:process";
 
 /** The git commands {@linkcode gitSync} runs: ones that read the index and paths, never file contents. */
@@ -105,11 +106,48 @@ export function gitSync(
   options: GitOptions,
 ): string {
   return execFileSync("git", [...NO_PROGRAMS, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, ...NO_PROGRAMS_ENV },
-    encoding: "utf8",
-    maxBuffer: options.maxBuffer ?? 1024 * 1024,
-    timeout: options.timeoutMs ?? 30_000,
+    ...execOptions(options),
     stdio: ["ignore", "pipe", "ignore"],
   });
+}
+
+/**
+ * {@linkcode gitSync} without blocking the event loop.
+ *
+ * @returns A promise of git's standard output; it rejects when
+ * {@linkcode gitSync} would throw.
+ *
+ * @example Whether a folder is inside a git checkout
+ * ```ts
+ * import { git } from "./git.ts";
+ *
+ * const inside = await git(["rev-parse", "--is-inside-work-tree"], { cwd: "." })
+ *   .then((out) => out.trim() === "true", () => false);
+ * console.log(inside);
+ * ```
+ */
+export function git(
+  args: [GitReadCommand, ...string[]],
+  options: GitOptions,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      "git",
+      [...NO_PROGRAMS, ...args],
+      execOptions(options),
+      (error, stdout) => error ? reject(error) : resolve(stdout),
+    );
+    child.stdin?.end();
+  });
+}
+
+/** How {@linkcode gitSync} and {@linkcode git} run git. */
+function execOptions(options: GitOptions) {
+  return {
+    cwd: options.cwd,
+    env: { ...process.env, ...NO_PROGRAMS_ENV },
+    encoding: "utf8" as const,
+    maxBuffer: options.maxBuffer ?? 1024 * 1024,
+    timeout: options.timeoutMs ?? 30_000,
+  };
 }

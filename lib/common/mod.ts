@@ -22,6 +22,7 @@ export {
   type AtomicWriteOptions,
   tempPrefix,
   writeFileAtomic,
+  writeFileAtomicAsync,
 } from "./atomic_write.ts";
 export {
   cacheDir,
@@ -31,8 +32,12 @@ export {
   projectKey,
   stateDir,
 } from "./dirs.ts";
-export { type FileLockOptions, withFileLock } from "./file_lock.ts";
-export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
+export {
+  type FileLockOptions,
+  withFileLock,
+  withFileLockNow,
+} from "./file_lock.ts";
+export { git, type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
 export { toolEnv } from "./tool_env.ts";

@@ -23,6 +23,7 @@ import {
   removeStaleTemps,
   stateDir,
   withFileLock,
+  withFileLockNow,
   writeFileAtomic,
 } from "../common/mod.ts";
 import type { DaemonEntry, DaemonRecord } from "../opencode/mod.ts";
@@ -50,21 +51,22 @@ export function liveDaemons(path: string): DaemonEntry[] {
   return readEntries(path).filter((entry) => isProcessRunning(entry.pid));
 }
 
-/** Rewrites the record as `change` of its live entries says, under its lock. */
-function update(
+/**
+ * Rewrites the record as `change` of its live entries says; its caller
+ * holds the record's lock.
+ */
+function rewrite(
   path: string,
   change: (entries: DaemonEntry[]) => DaemonEntry[],
 ): void {
-  withFileLock(path, () => {
-    // Every writer of the record holds its lock: any temporary file is a leftover.
-    removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
-    const entries = change(liveDaemons(path));
-    if (entries.length === 0) rmSync(path, { force: true });
-    else {
-      const record: DaemonRecord = { daemons: entries };
-      writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
-    }
-  });
+  // Every writer of the record holds its lock: any temporary file is a leftover.
+  removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+  const entries = change(liveDaemons(path));
+  if (entries.length === 0) rmSync(path, { force: true });
+  else {
+    const record: DaemonRecord = { daemons: entries };
+    writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+  }
 }
 
 /** Whether `a` and `b` are the same daemon: one process, one address. */
@@ -91,18 +93,22 @@ export function newerDaemon(
 /**
  * Runs `fn` under the record's lock, so no daemon joins or leaves the
  * record meanwhile; when the lock cannot be had (the state folder cannot
- * be written), runs it all the same.
+ * be written), runs it all the same, unless `signal` aborted the wait.
  */
-export function underRecordLock<T>(path: string, fn: () => T): T {
+export async function underRecordLock<T>(
+  path: string,
+  fn: () => T | Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   let ran = false;
   try {
-    return withFileLock(path, () => {
+    return await withFileLock(path, () => {
       ran = true;
       return fn();
-    });
+    }, { signal });
   } catch (error) {
-    if (ran) throw error;
-    return fn();
+    if (ran || signal?.aborted) throw error;
+    return await fn();
   }
 }
 
@@ -110,25 +116,39 @@ export function underRecordLock<T>(path: string, fn: () => T): T {
 export interface DaemonPlace {
   /** The record file. */
   file: string;
-  /** Takes this daemon out of the record (the last one removes the file). Runs once; never throws. */
-  release(): void;
+  /** Takes this daemon out of the record (the last one removes the file). Runs once; never rejects. */
+  release(): Promise<void>;
+  /**
+   * {@linkcode release} for an exit that cannot wait: done only when the
+   * record's lock is free at once (otherwise the next daemon drops this
+   * one, gone by then).
+   */
+  releaseNow(): void;
 }
 
 /** Adds `entry` (this process's daemon) to the record at `path`, newest last. */
-export function publishDaemon(path: string, entry: DaemonEntry): DaemonPlace {
-  const same = (other: DaemonEntry) => sameDaemon(other, entry);
-  update(path, (entries) => [...entries.filter((e) => !same(e)), entry]);
+export async function publishDaemon(
+  path: string,
+  entry: DaemonEntry,
+): Promise<DaemonPlace> {
+  const others = (entries: DaemonEntry[]) =>
+    entries.filter((other) => !sameDaemon(other, entry));
+  await withFileLock(path, () => rewrite(path, (e) => [...others(e), entry]));
+  const leave = () => rewrite(path, others);
   let released = false;
+  const once = () => !released && (released = true);
+  // A record left behind names a daemon that is gone: the plugin says so,
+  // and the next daemon drops it.
   return {
     file: path,
-    release(): void {
-      if (released) return;
-      released = true;
+    async release(): Promise<void> {
+      if (once()) await withFileLock(path, leave).catch(() => {});
+    },
+    releaseNow(): void {
       try {
-        update(path, (entries) => entries.filter((e) => !same(e)));
+        if (once()) withFileLockNow(path, leave);
       } catch {
-        // A record left behind names a daemon that is gone: the plugin
-        // says so, and the next daemon drops it.
+        // As above.
       }
     },
   };

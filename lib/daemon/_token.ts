@@ -30,6 +30,7 @@ import {
   removeStaleTemps,
   stateDir,
   withFileLock,
+  withFileLockNow,
   writeFileAtomic,
 } from "../common/mod.ts";
 
@@ -50,7 +51,13 @@ export interface DaemonToken {
   /** The file it was written to; absent when it came from `BEEUNI_DAEMON_TOKEN`. */
   file?: string;
   /** Gives up this daemon's use of the file; the last user removes it. Runs once. */
-  release(): void;
+  release(): Promise<void>;
+  /**
+   * {@linkcode release} for an exit that cannot wait: done only when the
+   * file's lock is free at once (otherwise the next daemon finds this one
+   * gone).
+   */
+  releaseNow(): void;
 }
 
 const TOKEN = /^[0-9a-f]{64}$/;
@@ -94,11 +101,11 @@ function countHolders(path: string): number {
  * when a running daemon uses it, or a generated one written there with
  * mode 0600.
  */
-export function acquireToken(
+export async function acquireToken(
   root: string,
   env: Env,
   file?: string,
-): DaemonToken {
+): Promise<DaemonToken> {
   const given = env.BEEUNI_DAEMON_TOKEN;
   if (given !== undefined && given !== "") {
     if (/\s/.test(given) || given.length < 16) {
@@ -106,7 +113,11 @@ export function acquireToken(
         "BEEUNI_DAEMON_TOKEN must be at least 16 characters with no spaces: use a long random string",
       );
     }
-    return { token: given, release() {} };
+    return {
+      token: given,
+      release: () => Promise.resolve(),
+      releaseNow() {},
+    };
   }
   const path = file === undefined ? defaultTokenFile(root, env) : resolve(file);
   const holder = join(
@@ -115,7 +126,7 @@ export function acquireToken(
       randomBytes(8).toString("hex")
     }.holder`,
   );
-  const token = withFileLock(path, () => {
+  const token = await withFileLock(path, () => {
     // Every writer of the file holds its lock: any temporary file is a leftover.
     removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
     const current = readToken(path);
@@ -124,19 +135,22 @@ export function acquireToken(
     writeFileSync(holder, "", { mode: 0o600 });
     return token;
   });
+  const giveUp = () => {
+    rmSync(holder, { force: true });
+    if (countHolders(path) === 0 && readToken(path) === token) {
+      rmSync(path, { force: true });
+    }
+  };
   let released = false;
+  const once = () => !released && (released = true);
   return {
     token,
     file: path,
-    release(): void {
-      if (released) return;
-      released = true;
-      withFileLock(path, () => {
-        rmSync(holder, { force: true });
-        if (countHolders(path) === 0 && readToken(path) === token) {
-          rmSync(path, { force: true });
-        }
-      });
+    async release(): Promise<void> {
+      if (once()) await withFileLock(path, giveUp);
+    },
+    releaseNow(): void {
+      if (once()) withFileLockNow(path, giveUp);
     },
   };
 }

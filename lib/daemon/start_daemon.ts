@@ -183,7 +183,7 @@ export async function startDaemon(
   const manifestFile = locateManifest(options.dir, options.manifest);
   const root = dirname(manifestFile);
   const { log, flush } = batchedLog(io.stderr);
-  const token = acquireToken(root, io.env, options.tokenFile);
+  const token = await acquireToken(root, io.env, options.tokenFile);
   const dropToken = () => token.release();
   // Event streams (the web UI's, MCP's) hold their connections busy: at
   // most half the connections, so that calls always find one (the cap is
@@ -209,7 +209,7 @@ export async function startDaemon(
     }, (request) => serve(request));
   } catch (error) {
     flush();
-    dropToken();
+    await dropToken();
     throw listenError(options, error);
   }
   let host: Host;
@@ -242,7 +242,7 @@ export async function startDaemon(
   } catch (error) {
     await server.shutdown();
     flush();
-    dropToken();
+    await dropToken();
     throw error;
   }
   logManifestDiagnostics(
@@ -286,7 +286,7 @@ export async function startDaemon(
   const self = { url, pid: process.pid, tokenFile: token.file ?? null };
   let place: DaemonPlace | undefined;
   try {
-    place = publishDaemon(recordFile, self);
+    place = await publishDaemon(recordFile, self);
   } catch (error) {
     // Serving goes on; the plugin says it cannot read the record.
     log(
@@ -306,7 +306,7 @@ export async function startDaemon(
   const { syncOpencodeConfig } = await import("../opencode/mod.ts");
   const opencode = options.opencode === false
     ? undefined
-    : startOpencodeWriter({
+    : await startOpencodeWriter({
       recordFile,
       self: place === undefined ? undefined : self,
       write: (announce) =>
@@ -334,7 +334,8 @@ export async function startDaemon(
       tag: "daemon",
       names: () => host.list().map((tool) => tool.name),
       log,
-      after: () => opencode?.sync(),
+      // In the background: the reload is done, and answered, first.
+      after: () => void opencode?.sync(),
     }),
     log,
   });
@@ -359,8 +360,8 @@ export async function startDaemon(
     close(): Promise<void> {
       closing ??= (async () => {
         reloader?.close();
-        opencode?.close();
-        place?.release();
+        await opencode?.close();
+        await place?.release();
         // Open event streams (the page's, MCP's) would hold the shutdown up.
         web.close();
         await mcp.close();
@@ -368,16 +369,16 @@ export async function startDaemon(
         await host.close();
         await stopped;
         flush();
-        dropToken();
+        await dropToken();
       })();
       return closing;
     },
     closeNow(): void {
       reloader?.close();
-      opencode?.close();
-      place?.release();
+      void opencode?.close();
+      place?.releaseNow();
       flush();
-      dropToken();
+      token.releaseNow();
     },
   };
 }

@@ -2,14 +2,14 @@
 // project's files: one line in the checkout's `info/exclude` (shared by
 // every worktree of the repository), added once, atomically, under a lock.
 
-import { readFileSync, statSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import {
   canonicalRoot,
-  gitSync,
+  git,
   removeStaleTemps,
   withFileLock,
-  writeFileAtomic,
+  writeFileAtomicAsync,
 } from "../common/mod.ts";
 
 /** What {@linkcode excludeFromGit} did. */
@@ -23,10 +23,12 @@ export interface GitExclude {
 }
 
 /** The work tree's top folder and its exclude file, or undefined outside a checkout. */
-function checkout(dir: string): { top: string; exclude: string } | undefined {
+async function checkout(
+  dir: string,
+): Promise<{ top: string; exclude: string } | undefined> {
   let out: string;
   try {
-    out = gitSync(
+    out = await git(
       [
         "rev-parse",
         "--path-format=absolute",
@@ -62,18 +64,20 @@ export function excludePattern(path: string): string {
  * Adds the line that keeps `folder` out of git to the checkout's
  * `info/exclude`, unless it is there already. Returns undefined when
  * `folder`'s parent is not inside a git work tree (or its path cannot be
- * written as a pattern). Throws when the exclude file cannot be written.
+ * written as a pattern). Rejects when the exclude file cannot be written.
  */
-export function excludeFromGit(folder: string): GitExclude | undefined {
+export async function excludeFromGit(
+  folder: string,
+): Promise<GitExclude | undefined> {
   const parent = canonicalRoot(dirname(folder));
-  const found = checkout(parent);
+  const found = await checkout(parent);
   if (found === undefined) return undefined;
   const rel = relative(found.top, join(parent, basename(folder)));
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
   if (/[\r\n]/.test(rel)) return undefined;
   const line = excludePattern(rel.split(sep).join("/"));
   const file = found.exclude;
-  return withFileLock(file, () => {
+  return await withFileLock(file, async () => {
     // Every writer here holds the lock: any temporary file is a leftover.
     removeStaleTemps(dirname(file), {
       names: [basename(file)],
@@ -82,8 +86,8 @@ export function excludeFromGit(folder: string): GitExclude | undefined {
     let text = "";
     let mode = 0o644;
     try {
-      text = readFileSync(file, "utf8");
-      mode = statSync(file).mode & 0o777;
+      text = await readFile(file, "utf8");
+      mode = (await stat(file)).mode & 0o777;
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") throw error;
     }
@@ -91,7 +95,7 @@ export function excludeFromGit(folder: string): GitExclude | undefined {
       return { file, line, added: false };
     }
     const glue = text === "" || text.endsWith("\n") ? "" : "\n";
-    writeFileAtomic(file, `${text}${glue}${line}\n`, {
+    await writeFileAtomicAsync(file, `${text}${glue}${line}\n`, {
       mode,
       dirMode: 0o755,
     });

@@ -22,7 +22,7 @@
  * @module
  */
 
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import {
@@ -197,10 +197,10 @@ function projectLine(projectDir: string): string {
  * it cannot be read), otherwise the project its line names (`""` when it
  * names none).
  */
-function writer(path: string): string | undefined {
+async function writer(path: string): Promise<string | undefined> {
   let lines: string[];
   try {
-    lines = readFileSync(path, "utf8").split("\n", 3);
+    lines = (await readFile(path, "utf8")).split("\n", 3);
   } catch {
     return undefined;
   }
@@ -210,18 +210,34 @@ function writer(path: string): string | undefined {
     : "";
 }
 
+/** The first of `paths` that exists and that beeuni did not write, if any. */
+async function userAgentFile(
+  paths: readonly string[],
+): Promise<string | undefined> {
+  for (const path of paths) {
+    try {
+      await stat(path);
+    } catch {
+      continue;
+    }
+    if (await writer(path) === undefined) return path;
+  }
+  return undefined;
+}
+
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /**
  * Writes one agent file per agent into `<configDir>/agents/`, atomically,
  * leaving the user's own files and other projects' files alone, and
  * removes this project's files of agents that are gone and the temporary
- * files a killed write of an agent's file left.
+ * files a killed write of an agent's file left. Never blocks the event
+ * loop.
  *
- * @returns The paths written, unchanged, left alone and removed.
- * @throws {Error} When the folder or a file cannot be written.
+ * @returns A promise of the paths written, unchanged, left alone and
+ * removed; it rejects when the folder or a file cannot be written.
  */
-export function writeOpencodeAgents(options: {
+export async function writeOpencodeAgents(options: {
   /** The opencode config folder. */
   configDir: string;
   /** The agents to write files for. */
@@ -230,7 +246,7 @@ export function writeOpencodeAgents(options: {
   hostedTools: readonly string[];
   /** The project root whose daemon writes them. */
   projectDir: string;
-}): OpencodeAgentsResult {
+}): Promise<OpencodeAgentsResult> {
   const result: OpencodeAgentsResult = {
     written: [],
     unchanged: [],
@@ -246,14 +262,12 @@ export function writeOpencodeAgents(options: {
     names.add(agent.name);
     const path = join(dir, `${agent.name}.md`);
     const singular = join(options.configDir, "agent", `${agent.name}.md`);
-    const userFile = [path, singular].find((file) =>
-      existsSync(file) && writer(file) === undefined
-    );
+    const userFile = await userAgentFile([path, singular]);
     if (userFile !== undefined) {
       result.skipped.push(userFile);
       continue;
     }
-    const owner = writer(path);
+    const owner = await writer(path);
     if (owner !== undefined && owner !== me) {
       result.foreign.push(path);
       continue;
@@ -263,21 +277,21 @@ export function writeOpencodeAgents(options: {
       options.hostedTools,
       options.projectDir,
     );
-    if (writeIfChanged(path, text)) result.written.push(path);
+    if (await writeIfChanged(path, text)) result.written.push(path);
     else result.unchanged.push(path);
   }
   removeStaleTemps(dir, { names: [...names].map((name) => `${name}.md`) });
   let entries: string[] = [];
   try {
-    entries = readdirSync(dir);
+    entries = await readdir(dir);
   } catch {
     // No folder: nothing to remove.
   }
   for (const entry of entries) {
     if (!entry.endsWith(".md") || names.has(entry.slice(0, -3))) continue;
     const path = join(dir, entry);
-    if (writer(path) === me) {
-      rmSync(path, { force: true });
+    if (await writer(path) === me) {
+      await rm(path, { force: true });
       result.removed.push(path);
     }
   }
@@ -344,27 +358,27 @@ export function opencodeTarget(
  * git.
  * @throws {Error} When the folder or a file cannot be written.
  */
-export function writeOpencodeConfig(
+export async function writeOpencodeConfig(
   options: OpencodeConfigOptions,
-): OpencodeConfigResult {
+): Promise<OpencodeConfigResult> {
   const manifest = options.manifest;
   const configDir = opencodeTarget(options);
   let excluded: GitExclude | undefined;
   let excludeError: string | undefined;
   if (options.configDir === undefined && !options.global) {
     try {
-      excluded = excludeFromGit(configDir);
+      excluded = await excludeFromGit(configDir);
     } catch (error) {
       excludeError = errorMessage(error);
     }
   }
-  const plugin = placeOpencodePlugin({
+  const plugin = await placeOpencodePlugin({
     configDir,
     recordFile: options.recordFile,
     tools: options.tools,
     projectDir: options.projectDir,
   });
-  const agents = writeOpencodeAgents({
+  const agents = await writeOpencodeAgents({
     configDir,
     agents: manifest ? manifestAgents(manifest) : [],
     hostedTools: options.tools.map((tool) => tool.name),
@@ -392,7 +406,7 @@ export interface SyncOpencodeOptions extends OpencodeConfigOptions {
 }
 
 /**
- * {@linkcode writeOpencodeConfig} for the daemon: never throws; logs what
+ * {@linkcode writeOpencodeConfig} for the daemon: never rejects; logs what
  * it wrote (`[opencode] wrote …`, only when a file changed or went; with
  * `announce`, `[opencode] … are up to date` otherwise), each of the user's
  * agent files left alone, and any failure (the daemon keeps serving
@@ -400,11 +414,11 @@ export interface SyncOpencodeOptions extends OpencodeConfigOptions {
  *
  * @returns What was written, or `undefined` when writing failed (logged).
  */
-export function syncOpencodeConfig(
+export async function syncOpencodeConfig(
   options: SyncOpencodeOptions,
-): OpencodeConfigResult | undefined {
+): Promise<OpencodeConfigResult | undefined> {
   try {
-    const result = writeOpencodeConfig(options);
+    const result = await writeOpencodeConfig(options);
     const what = `${result.plugin} (${options.tools.length} tools) and ${
       result.written.length + result.unchanged.length
     } agent files`;

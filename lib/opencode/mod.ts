@@ -6,10 +6,13 @@
  */
 
 export {
+  OPENCODE_PLUGIN_DATA_FILE,
   OPENCODE_PLUGIN_FILE,
   opencodeConfigDir,
+  type OpencodePluginFiles,
   type OpencodePluginOptions,
   type OpencodePluginTool,
+  type PluginData,
   PROJECT_OPENCODE_DIR,
   renderOpencodePlugin,
   writeOpencodePlugin,

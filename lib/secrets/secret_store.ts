@@ -130,7 +130,7 @@ function updateStore(
   root: string,
   env: SecretsEnv,
   change: (secrets: Record<string, string>) => boolean,
-): { path: string; changed: boolean } {
+): Promise<{ path: string; changed: boolean }> {
   const path = secretsFile(root, env);
   return withFileLock(path, () => {
     removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
@@ -185,45 +185,47 @@ export function secretNames(root: string, env: SecretsEnv): string[] {
 /**
  * Stores `value` under `name` for the project at `root`.
  *
- * @returns The store file's path.
+ * @returns A promise of the store file's path.
  * @throws {RangeError} When `name` is not a valid secret name.
  * @throws {SecretStoreError} When the store cannot be read.
  * @throws {Error} When the store's lock stays held by another process past
  * its timeout.
  */
-export function setSecret(
+export async function setSecret(
   root: string,
   name: string,
   value: string,
   env: SecretsEnv,
-): string {
+): Promise<string> {
   checkName(name);
-  return updateStore(root, env, (secrets) => {
+  const { path } = await updateStore(root, env, (secrets) => {
     secrets[name] = value;
     return true;
-  }).path;
+  });
+  return path;
 }
 
 /**
  * Removes the secret `name` of the project at `root`.
  *
- * @returns `true` when it was stored and is now removed.
+ * @returns A promise of `true` when it was stored and is now removed.
  * @throws {RangeError} When `name` is not a valid secret name.
  * @throws {SecretStoreError} When the store cannot be read.
  * @throws {Error} When the store's lock stays held by another process past
  * its timeout.
  */
-export function removeSecret(
+export async function removeSecret(
   root: string,
   name: string,
   env: SecretsEnv,
-): boolean {
+): Promise<boolean> {
   checkName(name);
-  return updateStore(root, env, (secrets) => {
+  const { changed } = await updateStore(root, env, (secrets) => {
     if (!Object.hasOwn(secrets, name)) return false;
     delete secrets[name];
     return true;
-  }).changed;
+  });
+  return changed;
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { Host } from "../host/mod.ts";
+import type { Host, HostedTool, LoadError } from "../host/mod.ts";
 import { agentNames } from "../manifest/mod.ts";
 import type { History } from "./_history.ts";
 
@@ -34,6 +34,30 @@ export function jsonResponse(status: number, body: unknown): Response {
   });
 }
 
+/** The body of `GET /ui/api/tools`, as the page reads it. */
+export interface ToolsBody {
+  /** The agents the manifest names. */
+  agents: string[];
+  /** The agent a session gets when its caller names none. */
+  defaultAgent: string;
+  /** The agent asked for, if any. */
+  agent: string | null;
+  /** The tools it gets. */
+  tools: HostedTool[];
+  /** The names of the tools it does not get. */
+  hidden: string[];
+  /** The tools that did not load. */
+  loadErrors: LoadError[];
+  /** The manifest's diagnostics. */
+  diagnostics: {
+    file: string;
+    line: number;
+    col: number;
+    severity: "error" | "warning";
+    message: string;
+  }[];
+}
+
 /**
  * `GET /ui/api/tools?agent=A`: what agent `A` gets, what it does not, and
  * what did not load; `defaultAgent` is the agent a session gets when its
@@ -43,7 +67,7 @@ export function toolsAnswer(host: WebHost, url: URL): Response {
   const agent = url.searchParams.get("agent") || undefined;
   const tools = host.list(agent);
   const seen = new Set(tools.map((tool) => tool.name));
-  return jsonResponse(200, {
+  const body: ToolsBody = {
     agents: agentNames(host.manifest()),
     defaultAgent: SESSION_AGENT,
     agent: agent ?? null,
@@ -59,7 +83,8 @@ export function toolsAnswer(host: WebHost, url: URL): Response {
       severity: d.severity,
       message: d.message,
     })),
-  });
+  };
+  return jsonResponse(200, body);
 }
 
 /**

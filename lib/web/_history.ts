@@ -9,6 +9,9 @@ export type CallRecord =
   & Omit<Extract<HostEvent, { type: "call-start" }>, "type">
   & { durationMs?: number; outcome?: CallOutcome };
 
+/** One event of the page's event stream (`GET /ui/api/events`). */
+export type HistoryEvent = HostEvent;
+
 /** Arguments larger than this (as JSON) are replaced by a note. */
 const MAX_ARGS_CHARS = 1024 * 1024;
 /** The most argument, output and name text kept over all records; the oldest go first. */

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Talking to the daemon. The page never holds the daemon's token: the
 // address the daemon prints carries a one-time code in its fragment (never
 // sent to a server), which the page trades for a session cookie the
@@ -5,10 +7,40 @@
 // under the page's secret path. Every address here is relative, so it
 // stays under that path.
 
+/** @import { ToolsBody } from "../_api.ts" */
+/** @import { CallRecord, HistoryEvent } from "../_history.ts" */
+
+/**
+ * What `ui/api/tools` answers: the tools an agent gets, and more.
+ * @typedef {ToolsBody} Listing
+ */
+
+/**
+ * A tool as `ui/api/tools` lists it.
+ * @typedef {ToolsBody["tools"][number]} ToolInfo
+ */
+
+/**
+ * A call as the page shows it: one of the history's, or this tab's own
+ * (which has no id until the history names it).
+ * @typedef {Omit<CallRecord, "id"> & { id?: string }} PageCall
+ */
+
+/**
+ * What `ui/api/events` sends: `{ type: "open" }` once connected, then the
+ * history's events.
+ * @typedef {{ type: "open" } | HistoryEvent} PageEvent
+ */
+
 /** A refused or failed request, with the daemon's status and message. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   */
   constructor(status, message) {
     super(message);
+    /** The HTTP status; 401: the page's session ended. */
     this.status = status;
   }
 }
@@ -16,6 +48,7 @@ export class ApiError extends Error {
 /**
  * The one-time code the address's fragment brought (`#code=…`), which then
  * leaves the address bar; `undefined` when there is none.
+ * @returns {string | undefined}
  */
 export function takeCode() {
   const code = /(?:^#|&)code=([^&]*)/.exec(location.hash);
@@ -23,6 +56,11 @@ export function takeCode() {
   return code?.[1];
 }
 
+/**
+ * @param {string} path
+ * @param {RequestInit} [init]
+ * @returns {Promise<Response>}
+ */
 async function request(path, init = {}) {
   const response = await fetch(path, { ...init, credentials: "same-origin" });
   if (response.status === 401) {
@@ -32,7 +70,11 @@ async function request(path, init = {}) {
   return response;
 }
 
-/** Trades a one-time code for the session cookie; throws the daemon's refusal. */
+/**
+ * Trades a one-time code for the session cookie; throws the daemon's refusal.
+ * @param {string} code
+ * @returns {Promise<void>}
+ */
 export async function signIn(code) {
   const response = await fetch("beeuni/web/session", {
     method: "POST",
@@ -45,6 +87,10 @@ export async function signIn(code) {
   }
 }
 
+/**
+ * @param {Response} response
+ * @returns {Promise<string>}
+ */
 async function errorOf(response) {
   try {
     const body = await response.json();
@@ -55,7 +101,11 @@ async function errorOf(response) {
   return `the daemon answered HTTP ${response.status}`;
 }
 
-/** GETs a JSON route of the page's API. */
+/**
+ * GETs a JSON route of the page's API.
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
 export async function getJson(path) {
   const response = await request(path);
   if (!response.ok) {
@@ -64,7 +114,12 @@ export async function getJson(path) {
   return await response.json();
 }
 
-/** Calls tool `name`; resolves to the HTTP status and the JSON answer. */
+/**
+ * Calls tool `name`; resolves to the HTTP status and the JSON answer.
+ * @param {string} name
+ * @param {{ args: unknown, sessionId: string, agent: string }} body
+ * @returns {Promise<{ status: number, body: Record<string, any> }>}
+ */
 export async function callTool(name, body) {
   const response = await request(`beeuni/tools/${encodeURIComponent(name)}`, {
     method: "POST",
@@ -80,7 +135,11 @@ export async function callTool(name, body) {
   return { status: response.status, body: answer };
 }
 
-/** Stops every running call of session `id`; resolves to how many. */
+/**
+ * Stops every running call of session `id`; resolves to how many.
+ * @param {string} id
+ * @returns {Promise<number>}
+ */
 export async function stopSession(id) {
   const response = await request(
     `beeuni/sessions/${encodeURIComponent(id)}/stop`,
@@ -92,7 +151,12 @@ export async function stopSession(id) {
   return (await response.json()).stopped;
 }
 
-/** The bytes of a file a `show` call named, as a `data:` address of `mime`. */
+/**
+ * The bytes of a file a `show` call named, as a `data:` address of `mime`.
+ * @param {string} path
+ * @param {string} mime
+ * @returns {Promise<string>}
+ */
 export async function fileDataUrl(path, mime) {
   const response = await request(
     `ui/api/file?path=${encodeURIComponent(path)}`,
@@ -103,13 +167,17 @@ export async function fileDataUrl(path, mime) {
   const blob = new Blob([await response.arrayBuffer()], { type: mime });
   return await new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(reader.result);
+    reader.onload = () => resolve(/** @type {string} */ (reader.result));
     reader.onerror = () => reject(reader.error);
     reader.readAsDataURL(blob);
   });
 }
 
-/** `{ type: "open" }` once connected, then the history's server-sent events, one at a time. */
+/**
+ * `{ type: "open" }` once connected, then the history's server-sent events, one at a time.
+ * @param {AbortSignal} [signal]
+ * @returns {AsyncGenerator<PageEvent, void>}
+ */
 export async function* events(signal) {
   const response = await request("ui/api/events", { signal });
   if (!response.ok || response.body === null) {

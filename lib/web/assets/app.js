@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // The page: pick an agent, see its tools and the ones that did not load,
 // call one from a generated form or raw JSON, stop it, see the outcome in
 // the tool's view, and follow every call in the history.
@@ -16,7 +18,27 @@ import { createForm } from "./form.js";
 import { followHistory } from "./history.js";
 import { outcomeText, renderCall } from "./views.js";
 
-const byId = (id) => document.getElementById(id);
+/** @import { Listing, PageCall, ToolInfo } from "./api.js" */
+/** @import { Form } from "./form.js" */
+/** @import { HistoryCall } from "./history.js" */
+
+/**
+ * The element of the page with id `id`: index.html has each one asked
+ * for, or the tool pane made it.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/**
+ * The text box, list or button of the page with id `id`.
+ * @param {string} id
+ * @returns {HTMLElement & { value: string, disabled: boolean }}
+ */
+const control = (
+  id,
+) => /** @type {HTMLTextAreaElement | HTMLSelectElement | HTMLButtonElement} */ (
+  byId(id)
+);
 const AGENT_KEY = "beeuni-agent";
 const sessionId = `web-${crypto.randomUUID().slice(0, 8)}`;
 const ctx = { fileDataUrl };
@@ -30,22 +52,67 @@ const USED_CODE =
 const ENDED =
   `The daemon no longer accepts this page's session (HTTP 401): it stopped or restarted. ${FRESH}`;
 
+/**
+ * This tab's call, as `settle` completes it from the history.
+ * @typedef {object} TabCall
+ * @property {string} name The tool's name.
+ * @property {string | undefined} id The history's id of it, once seen.
+ * @property {HistoryCall | undefined} host The history's record of it.
+ * @property {HTMLElement} [article] Where the result pane shows it.
+ */
+
 const state = {
-  agent: null,
+  /** The agent whose tools are listed (set by the first listing). */
+  agent: "",
+  /** @type {Listing | null} */
   listing: null,
+  /** @type {ToolInfo | null} */
   tool: null,
+  /** @type {Form | null} */
   form: null,
   mode: "form",
   running: false,
   stopped: false,
-  /** This tab's latest call: `{ name, id, host, article }` (see `settle`). */
+  /**
+   * This tab's latest call (see `settle`).
+   * @type {TabCall | null}
+   */
   run: null,
-  /** The id of the history's call the result pane shows, if it does. */
+  /**
+   * The id of the history's call the result pane shows, if it does.
+   * @type {string | null}
+   */
   opened: null,
   /** Counts history entries opened, so that only the last click wins. */
   opening: 0,
 };
 
+/**
+ * The tools listed now: there is a listing once the page has opened.
+ * @returns {Listing}
+ */
+function listing() {
+  return /** @type {Listing} */ (state.listing);
+}
+
+/**
+ * The form of the tool open now: there is one while a tool is open.
+ * @returns {Form}
+ */
+function form() {
+  return /** @type {Form} */ (state.form);
+}
+
+/**
+ * The message of a thrown error.
+ * @param {unknown} error
+ * @returns {string}
+ */
+function messageOf(error) {
+  return /** @type {Error} */ (error).message;
+}
+
+/** @param {string} message */
 function fatal(message) {
   const box = byId("fatal");
   box.replaceChildren(h("strong", null, "Cannot open the tools. "), message);
@@ -57,9 +124,10 @@ function denied() {
   fatal(ENDED);
 }
 
+/** @param {unknown} error */
 function failed(error) {
   if (error instanceof ApiError && error.status === 401) denied();
-  else fatal(`the daemon cannot be reached: ${error.message}`);
+  else fatal(`the daemon cannot be reached: ${messageOf(error)}`);
 }
 
 // ---- agents and tools ----------------------------------------------------
@@ -67,6 +135,8 @@ function failed(error) {
 /**
  * The agents the picker offers: first the one a session gets (the agent a
  * call names when its caller names none), then the manifest's.
+ * @param {Listing} listing
+ * @returns {string[]}
  */
 function agentChoices(listing) {
   return [
@@ -75,8 +145,12 @@ function agentChoices(listing) {
   ];
 }
 
-/** Lists the tools `agent` gets. */
+/**
+ * Lists the tools `agent` gets.
+ * @param {string} agent
+ */
 async function loadTools(agent) {
+  /** @type {Listing} */
   const listing = await getJson(
     `ui/api/tools?agent=${encodeURIComponent(agent)}`,
   );
@@ -87,35 +161,41 @@ async function loadTools(agent) {
   renderTools(listing);
 }
 
-/** Lists the tools `agent` gets and keeps the open tool open (with its result), else opens the first. */
+/**
+ * Lists the tools `agent` gets and keeps the open tool open (with its result), else opens the first.
+ * @param {string} agent
+ */
 async function showAgent(agent) {
   await loadTools(agent);
-  const listing = state.listing;
-  const keep = listing.tools.find((tool) => tool.name === state.tool?.name);
+  const { tools } = listing();
+  const keep = tools.find((tool) => tool.name === state.tool?.name);
   if (keep) selectTool(keep, { keepResult: true });
-  else if (listing.tools.length > 0) selectTool(listing.tools[0]);
+  else if (tools.length > 0) selectTool(tools[0]);
   else {fill(
       byId("tool"),
       h("p", { class: "note" }, "This agent gets no tools."),
     );}
 }
 
+/** @param {Listing} listing */
 function renderAgents(listing) {
   const names = agentChoices(listing);
   // An agent the manifest does not name (opened from the history) sees every tool.
   if (!names.includes(state.agent)) names.push(state.agent);
+  /** @param {string} name */
   const label = (name) => {
     if (name === listing.defaultAgent) return `${name} (what a session gets)`;
     if (listing.agents.includes(name)) return name;
     return `${name} (not in the manifest: every tool)`;
   };
-  const select = byId("agent");
+  const select = control("agent");
   select.replaceChildren(
     ...names.map((name) => h("option", { value: name }, label(name))),
   );
   select.value = state.agent;
 }
 
+/** @param {Listing} listing */
 function renderTools(listing) {
   const list = h(
     "ul",
@@ -198,10 +278,14 @@ function renderTools(listing) {
 
 // ---- one tool: form, run, stop -------------------------------------------
 
-/** The arguments in the tab shown; with `check`, the form marks its fields in error. */
+/**
+ * The arguments in the tab shown; with `check`, the form marks its fields in error.
+ * @param {{ check?: boolean }} [options]
+ * @returns {{ value: unknown, errors: string[] }}
+ */
 function readArgs({ check = false } = {}) {
   if (state.mode === "json") {
-    const text = byId("raw-json").value.trim();
+    const text = control("raw-json").value.trim();
     if (text === "") return { value: {}, errors: [] };
     try {
       const value = JSON.parse(text);
@@ -212,29 +296,32 @@ function readArgs({ check = false } = {}) {
     } catch (error) {
       return {
         value: undefined,
-        errors: [`the JSON is not valid: ${error.message}`],
+        errors: [`the JSON is not valid: ${messageOf(error)}`],
       };
     }
   }
-  return check ? state.form.check() : state.form.read();
+  return check ? form().check() : form().read();
 }
 
+/** @param {"form" | "json"} mode */
 function setMode(mode) {
   const errors = byId("form-errors");
   errors.replaceChildren();
   if (mode === state.mode) return;
   if (mode === "json") {
-    byId("raw-json").value = JSON.stringify(state.form.read().value, null, 2);
+    control("raw-json").value = JSON.stringify(form().read().value, null, 2);
   } else {
     const { value, errors: problems } = readArgs();
     if (problems.length > 0) {
       errors.replaceChildren(...problems.map((p) => h("li", null, p)));
       return;
     }
-    state.form.write(value);
+    form().write(value);
   }
   state.mode = mode;
-  for (const tab of document.querySelectorAll(".tabs button")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const tabs = document.querySelectorAll(".tabs button");
+  for (const tab of tabs) {
     tab.classList.toggle("selected", tab.dataset.mode === mode);
     tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
   }
@@ -242,18 +329,28 @@ function setMode(mode) {
   byId("json-pane").hidden = mode !== "json";
 }
 
-/** Marks tool `name` as the one open in the list (none for `null`). */
+/**
+ * Marks tool `name` as the one open in the list (none for `null`).
+ * @param {string | null} name
+ */
 function markTool(name) {
-  for (const button of document.querySelectorAll(".tool-list button")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const buttons = document.querySelectorAll(".tool-list button");
+  for (const button of buttons) {
     button.classList.toggle("selected", button.dataset.tool === name);
   }
 }
 
+/**
+ * @param {ToolInfo} tool
+ * @param {{ keepResult?: boolean }} [options]
+ */
 function selectTool(tool, { keepResult = false } = {}) {
   const result = keepResult ? byId("result") : null;
   if (!keepResult) state.opened = null;
   state.tool = tool;
-  state.form = createForm(tool.parameters);
+  const toolForm = createForm(tool.parameters);
+  state.form = toolForm;
   state.mode = "form";
   markTool(tool.name);
   fill(
@@ -286,7 +383,7 @@ function selectTool(tool, { keepResult = false } = {}) {
         on: { click: () => setMode("json") },
       }, "JSON"),
     ),
-    h("div", { id: "form-pane", class: "form" }, state.form.element),
+    h("div", { id: "form-pane", class: "form" }, toolForm.element),
     h(
       "div",
       { id: "json-pane", hidden: true },
@@ -324,6 +421,12 @@ function selectTool(tool, { keepResult = false } = {}) {
   );
 }
 
+/**
+ * How this tab's call ended, as the history words it.
+ * @param {number} status
+ * @param {Record<string, any>} body
+ * @returns {NonNullable<PageCall["outcome"]>}
+ */
 function outcomeOf(status, body) {
   if (typeof body.output === "string") {
     return {
@@ -335,6 +438,7 @@ function outcomeOf(status, body) {
     };
   }
   const error = String(body.error ?? `HTTP ${status}`);
+  /** @type {"error" | "not_found" | "forbidden" | "aborted"} */
   let kind = "error";
   if (status === 404) kind = "not_found";
   else if (status === 403) kind = "forbidden";
@@ -345,6 +449,9 @@ function outcomeOf(status, body) {
 /**
  * Shows this tab's call `record` in `result`; the history gives it the
  * host's id, duration and outcome (below).
+ * @param {TabCall} run
+ * @param {PageCall} record
+ * @param {HTMLElement} result
  */
 function showRun(run, record, result) {
   run.article = renderCall(record, ctx);
@@ -356,31 +463,37 @@ function showRun(run, record, result) {
  * The history's record of this tab's call: its start, seen while the call
  * runs, names the call's id; its end the host's duration and outcome word,
  * which the result shows as the history does.
+ * @param {TabCall} run
  */
 function settle(run) {
   const article = run.article;
   if (run.id === undefined || !article) return;
   article.dataset.id = run.id;
-  const ended = run.host?.outcome;
-  if (ended === undefined || article.dataset.state === "running") return;
-  article.querySelector(".duration").textContent = duration(
-    run.host.durationMs,
-  );
-  article.querySelector("header .badge").textContent = outcomeText(run.host);
+  const host = run.host;
+  if (host?.outcome === undefined || article.dataset.state === "running") {
+    return;
+  }
+  // `renderCall` made both.
+  const [time, badge] = [".duration", "header .badge"].map((
+    selector,
+  ) => /** @type {Element} */ (article.querySelector(selector)));
+  time.textContent = duration(host.durationMs);
+  badge.textContent = outcomeText(host);
 }
 
 async function run() {
   if (state.running) return;
-  const tool = state.tool;
+  const tool = /** @type {ToolInfo} */ (state.tool);
   const { value: args, errors } = readArgs({ check: true });
   byId("form-errors").replaceChildren(...errors.map((p) => h("li", null, p)));
   if (errors.length > 0) return;
   state.running = true;
   state.stopped = false;
   state.opened = null;
-  byId("run").disabled = true;
-  byId("stop").disabled = false;
+  control("run").disabled = true;
+  control("stop").disabled = false;
   byId("run-status").textContent = "Running…";
+  /** @type {PageCall} */
   const record = {
     name: tool.name,
     agent: state.agent,
@@ -388,6 +501,7 @@ async function run() {
     args,
     startedAt: Date.now(),
   };
+  /** @type {TabCall} */
   const call = { name: tool.name, id: undefined, host: undefined };
   state.run = call;
   const result = byId("result");
@@ -404,27 +518,33 @@ async function run() {
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) denied();
     else {byId("run-status").textContent =
-        `The call did not reach the daemon: ${error.message}`;}
+        `The call did not reach the daemon: ${messageOf(error)}`;}
   } finally {
     state.running = false;
-    byId("run").disabled = false;
-    byId("stop").disabled = true;
+    control("run").disabled = false;
+    control("stop").disabled = true;
   }
 }
 
 async function stop() {
   state.stopped = true;
-  byId("stop").disabled = true;
+  control("stop").disabled = true;
   try {
     await stopSession(sessionId);
   } catch (error) {
-    byId("run-status").textContent = `Cannot stop the call: ${error.message}`;
+    byId("run-status").textContent = `Cannot stop the call: ${
+      messageOf(error)
+    }`;
   }
 }
 
 // ---- history -------------------------------------------------------------
 
-/** `value` as JSON with every object's keys in order, to compare two values. */
+/**
+ * `value` as JSON with every object's keys in order, to compare two values.
+ * @param {unknown} value
+ * @returns {string}
+ */
 function canonical(value) {
   return JSON.stringify(
     value,
@@ -437,24 +557,30 @@ function canonical(value) {
   );
 }
 
-/** Puts `args` in the form, or in the JSON tab when the form cannot hold them as they are. */
+/**
+ * Puts `args` in the form, or in the JSON tab when the form cannot hold them as they are.
+ * @param {unknown} args
+ */
 function fillArgs(args) {
-  state.form.write(args);
-  if (canonical(state.form.read().value) === canonical(args)) return;
+  form().write(args);
+  if (canonical(form().read().value) === canonical(args)) return;
   setMode("json");
-  byId("raw-json").value = JSON.stringify(args, null, 2) ?? "";
+  control("raw-json").value = JSON.stringify(args, null, 2) ?? "";
 }
 
-/** The tool pane for a call of a tool `state.agent` does not get now: its name, why, and no form. */
+/**
+ * The tool pane for a call of a tool `state.agent` does not get now: its name, why, and no form.
+ * @param {string} name
+ */
 function showMissingTool(name) {
   state.tool = null;
   state.form = null;
   state.mode = "form";
   markTool(null);
-  const failed = state.listing.loadErrors.find((e) => e.name === name);
+  const failed = listing().loadErrors.find((e) => e.name === name);
   let why = `No tool "${name}" is loaded now`;
   if (failed) why = `Tool "${name}" did not load: ${failed.reason}`;
-  else if (state.listing.hidden.includes(name)) {
+  else if (listing().hidden.includes(name)) {
     why =
       `Agent "${state.agent}" does not get tool "${name}": pick an agent that does to run it again`;
   }
@@ -466,7 +592,10 @@ function showMissingTool(name) {
   );
 }
 
-/** Shows a call from the history in the result pane. */
+/**
+ * Shows a call from the history in the result pane.
+ * @param {HistoryCall} record
+ */
 function showOpened(record) {
   const call = renderCall(record, ctx);
   call.dataset.id = record.id;
@@ -479,12 +608,13 @@ function showOpened(record) {
 /**
  * Opens a call from the history as its caller made it: its agent, its tool
  * with its arguments in the form, and its result.
+ * @param {HistoryCall} record
  */
 async function openRecord(record) {
   const ticket = ++state.opening;
   if (record.agent !== state.agent) await loadTools(record.agent);
   if (ticket !== state.opening) return;
-  const tool = state.listing.tools.find((t) => t.name === record.name);
+  const tool = listing().tools.find((t) => t.name === record.name);
   if (tool) {
     selectTool(tool);
     fillArgs(record.args);
@@ -493,7 +623,11 @@ async function openRecord(record) {
   showOpened(record);
 }
 
-/** A call's start or end, as the history took it (`fresh`: the first the page heard of it). */
+/**
+ * A call's start or end, as the history took it (`fresh`: the first the page heard of it).
+ * @param {HistoryCall} record
+ * @param {boolean} fresh
+ */
 function onCall(record, fresh) {
   const run = state.run;
   if (
@@ -510,6 +644,7 @@ function onCall(record, fresh) {
 /**
  * Signs in with the address's code, if any; resolves to what to say should
  * the page have no session (a page that has one opens all the same).
+ * @returns {Promise<string>}
  */
 async function openSession() {
   const code = takeCode();
@@ -519,13 +654,16 @@ async function openSession() {
     return NO_SESSION;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return USED_CODE;
-    return `The daemon did not take the one-time code: ${error.message}. ${FRESH}`;
+    return `The daemon did not take the one-time code: ${
+      messageOf(error)
+    }. ${FRESH}`;
   }
 }
 
 async function main() {
   const withoutSession = await openSession();
   try {
+    /** @type {Listing} */
     const first = await getJson("ui/api/tools");
     const saved = sessionStorage.getItem(AGENT_KEY);
     const names = agentChoices(first);
@@ -536,8 +674,9 @@ async function main() {
     } else failed(error);
     return;
   }
-  byId("agent").addEventListener("change", (event) => {
-    showAgent(event.target.value).catch(failed);
+  const agents = control("agent");
+  agents.addEventListener("change", () => {
+    showAgent(agents.value).catch(failed);
   });
   followHistory({
     list: byId("calls"),

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // A form generated from a tool's JSON Schema: strings, numbers, integers,
 // booleans, enums, arrays and nested objects, with required marks,
 // descriptions and defaults. What the form cannot express (anyOf, mixed
@@ -6,6 +8,49 @@
 // a required one left empty is a problem the form marks on the field.
 
 import { h, isObject } from "./dom.js";
+
+/** @import { Child, Props } from "./dom.js" */
+
+/**
+ * A node of a JSON Schema: every key is checked where it is read.
+ * @typedef {Record<string, any>} Schema
+ */
+
+/**
+ * Where a field stands in the form.
+ * @typedef {object} FieldContext
+ * @property {Schema} root The whole schema, for `$ref`s.
+ * @property {string} name The field's label (`""` for the top).
+ * @property {string} path Its dotted path in the arguments.
+ * @property {boolean} required Whether the arguments need it.
+ * @property {number} depth How deep it is nested.
+ */
+
+/**
+ * A field with a problem, as a check finds it.
+ * @typedef {object} Problem
+ * @property {string} message What the page lists.
+ * @property {string} note What goes under the field.
+ * @property {HTMLElement} control The control to mark.
+ * @property {boolean} missing Whether a required value is missing.
+ */
+
+/**
+ * One field of the form: its element, and its value in and out.
+ * @typedef {object} Field
+ * @property {HTMLElement} element
+ * @property {(problems: Problem[]) => unknown} get The value; `undefined`: not set.
+ * @property {(value: unknown) => void} set
+ */
+
+/**
+ * A form made by {@linkcode createForm}.
+ * @typedef {object} Form
+ * @property {HTMLElement} element
+ * @property {() => { value: Record<string, unknown>, errors: string[] }} read
+ * @property {() => { value: Record<string, unknown>, errors: string[] }} check
+ * @property {(value: unknown) => void} write
+ */
 
 let nextId = 0;
 const LONG_TEXT = new Set([
@@ -20,12 +65,18 @@ const LONG_TEXT = new Set([
   "description",
 ]);
 
-/** Follows a local `$ref` (`#/$defs/x`) in `root`; gives up after 16 hops. */
+/**
+ * Follows a local `$ref` (`#/$defs/x`) in `root`; gives up after 16 hops.
+ * @param {unknown} schema
+ * @param {Schema} root
+ * @returns {unknown}
+ */
 function deref(schema, root) {
   let current = schema;
   for (let hop = 0; hop < 16 && isObject(current); hop++) {
     const ref = current.$ref;
     if (typeof ref !== "string" || !ref.startsWith("#")) return current;
+    /** @type {unknown} */
     let target = root;
     for (const part of ref.slice(1).split("/").filter(Boolean)) {
       const key = decodeURIComponent(part).replaceAll("~1", "/")
@@ -39,11 +90,15 @@ function deref(schema, root) {
   return current;
 }
 
-/** The one type a schema node has, or `undefined` when it has several. */
+/**
+ * The one type a schema node has, or `undefined` when it has several.
+ * @param {Schema} schema
+ * @returns {unknown}
+ */
 function typeOf(schema) {
   let type = schema.type;
   if (Array.isArray(type)) {
-    const real = type.filter((t) => t !== "null");
+    const real = type.filter((/** @type {unknown} */ t) => t !== "null");
     type = real.length === 1 ? real[0] : undefined;
   }
   if (type === undefined && isObject(schema.properties)) return "object";
@@ -51,12 +106,20 @@ function typeOf(schema) {
   return type;
 }
 
+/**
+ * A field's frame: its label, its control and its hint.
+ * @param {FieldContext} ctx
+ * @param {unknown} schema
+ * @param {HTMLElement} control
+ * @param {{ fieldset?: boolean }} [options]
+ * @returns {HTMLElement}
+ */
 function shell(ctx, schema, control, { fieldset = false } = {}) {
   const label = ctx.name === "" ? null : [
     ctx.name,
     ctx.required ? h("span", { class: "req", title: "required" }, " *") : null,
   ];
-  const hint = typeof schema?.description === "string"
+  const hint = isObject(schema) && typeof schema.description === "string"
     ? h("small", { class: "hint" }, schema.description)
     : null;
   if (fieldset) {
@@ -77,6 +140,14 @@ function shell(ctx, schema, control, { fieldset = false } = {}) {
   );
 }
 
+/**
+ * A control of the form, with an id of its own.
+ * @template {"input" | "select" | "textarea"} K
+ * @param {K} tag
+ * @param {FieldContext} ctx
+ * @param {Props} [props]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function control(tag, ctx, props = {}) {
   return h(tag, {
     id: `f${++nextId}`,
@@ -91,6 +162,14 @@ function control(tag, ctx, props = {}) {
  * `not a number`), and `fix` says what to do. The page lists
  * `"<path>" is <is>: <fix>` and writes `<Is>: <fix>` under the field.
  */
+/**
+ * @param {Problem[]} problems
+ * @param {FieldContext} ctx
+ * @param {HTMLElement} control
+ * @param {string} is
+ * @param {string} fix
+ * @returns {undefined}
+ */
 function problem(problems, ctx, control, is, fix) {
   problems.push({
     message: `"${ctx.path}" is ${is}: ${fix}`,
@@ -101,12 +180,18 @@ function problem(problems, ctx, control, is, fix) {
   return undefined;
 }
 
+/**
+ * @param {unknown} schema
+ * @param {FieldContext} ctx
+ * @returns {Field}
+ */
 function jsonField(schema, ctx) {
   const box = control("textarea", ctx, {
     rows: 3,
     class: "json-input",
     placeholder: "a JSON value",
   });
+  /** @type {Field} */
   const field = {
     element: shell(ctx, schema, box),
     get(problems) {
@@ -131,7 +216,13 @@ function jsonField(schema, ctx) {
   return field;
 }
 
+/**
+ * @param {Schema} schema
+ * @param {FieldContext} ctx
+ * @returns {Field}
+ */
 function enumField(schema, ctx) {
+  /** @type {unknown[]} */
   const values = schema.enum;
   const select = control("select", ctx);
   if (!ctx.required || schema.default === undefined) {
@@ -146,6 +237,7 @@ function enumField(schema, ctx) {
       ),
     )
   );
+  /** @type {Field} */
   const field = {
     element: shell(ctx, schema, select),
     get(problems) {
@@ -165,6 +257,11 @@ function enumField(schema, ctx) {
   return field;
 }
 
+/**
+ * @param {Schema} schema
+ * @param {FieldContext} ctx
+ * @returns {Field}
+ */
 function stringField(schema, ctx) {
   const long = LONG_TEXT.has(ctx.name) ||
     (typeof schema.maxLength === "number" && schema.maxLength > 200);
@@ -176,6 +273,7 @@ function stringField(schema, ctx) {
   ) {
     input.placeholder = schema.examples[0];
   }
+  /** @type {Field} */
   const field = {
     element: shell(ctx, schema, input),
     // Empty is "not set", unless the field is required and the schema
@@ -195,6 +293,12 @@ function stringField(schema, ctx) {
   return field;
 }
 
+/**
+ * @param {Schema} schema
+ * @param {FieldContext} ctx
+ * @param {boolean} integer
+ * @returns {Field}
+ */
 function numberField(schema, ctx, integer) {
   const input = control("input", ctx, {
     type: "number",
@@ -202,6 +306,7 @@ function numberField(schema, ctx, integer) {
     min: schema.minimum,
     max: schema.maximum,
   });
+  /** @type {Field} */
   const field = {
     element: shell(ctx, schema, input),
     get(problems) {
@@ -237,9 +342,15 @@ function numberField(schema, ctx, integer) {
   return field;
 }
 
+/**
+ * @param {Schema} schema
+ * @param {FieldContext} ctx
+ * @returns {Field}
+ */
 function booleanField(schema, ctx) {
   if (ctx.required) {
     const box = control("input", ctx, { type: "checkbox" });
+    /** @type {Field} */
     const field = {
       element: shell(ctx, schema, box),
       get: () => box.checked,
@@ -260,6 +371,7 @@ function booleanField(schema, ctx) {
     h("option", { value: "true" }, "true"),
     h("option", { value: "false" }, "false"),
   );
+  /** @type {Field} */
   const field = {
     element: shell(ctx, schema, select),
     get: () => select.value === "" ? undefined : select.value === "true",
@@ -271,6 +383,11 @@ function booleanField(schema, ctx) {
   return field;
 }
 
+/**
+ * @param {Schema} schema
+ * @param {FieldContext} ctx
+ * @returns {Field & { names: string[] }}
+ */
 function objectField(schema, ctx) {
   const required = new Set(
     Array.isArray(schema.required) ? schema.required : [],
@@ -297,7 +414,9 @@ function objectField(schema, ctx) {
     // An optional object left wholly empty is left out, and its required
     // fields need no value then.
     get(problems) {
+      /** @type {Record<string, unknown>} */
       const value = {};
+      /** @type {Problem[]} */
       const own = [];
       for (const { name, field } of children) {
         const item = field.get(own);
@@ -315,10 +434,17 @@ function objectField(schema, ctx) {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {FieldContext} ctx
+ * @returns {Field}
+ */
 function arrayField(schema, ctx) {
+  /** @type {{ field: Field, element: HTMLElement }[]} */
   const rows = [];
   const list = h("ol", { class: "rows" });
   const itemSchema = schema.items;
+  /** @param {unknown} value */
   const addRow = (value) => {
     const index = rows.length;
     const field = fieldFor(itemSchema, {
@@ -329,23 +455,25 @@ function arrayField(schema, ctx) {
       depth: ctx.depth + 1,
     });
     if (value !== undefined) field.set(value);
-    const row = { field };
-    row.element = h(
-      "li",
-      null,
-      field.element,
-      h("button", {
-        type: "button",
-        class: "remove",
-        dataset: { remove: `${ctx.path}.${index}` },
-        on: {
-          click: () => {
-            rows.splice(rows.indexOf(row), 1);
-            row.element.remove();
+    const row = {
+      field,
+      element: h(
+        "li",
+        null,
+        field.element,
+        h("button", {
+          type: "button",
+          class: "remove",
+          dataset: { remove: `${ctx.path}.${index}` },
+          on: {
+            click: () => {
+              rows.splice(rows.indexOf(row), 1);
+              row.element.remove();
+            },
           },
-        },
-      }, "Remove"),
-    );
+        }, "Remove"),
+      ),
+    };
     rows.push(row);
     list.append(row.element);
   };
@@ -355,11 +483,13 @@ function arrayField(schema, ctx) {
     dataset: { add: ctx.path },
     on: { click: () => addRow(undefined) },
   }, `Add ${ctx.name}`);
+  /** @type {Field} */
   const field = {
     element: shell(ctx, schema, h("div", { class: "array" }, list, add), {
       fieldset: true,
     }),
     get(problems) {
+      /** @type {unknown[]} */
       const value = [];
       for (const row of rows) {
         const item = row.field.get(problems);
@@ -376,6 +506,12 @@ function arrayField(schema, ctx) {
   return field;
 }
 
+/**
+ * The field for schema node `raw`, by its type.
+ * @param {unknown} raw
+ * @param {FieldContext} ctx
+ * @returns {Field}
+ */
 function fieldFor(raw, ctx) {
   const schema = deref(raw, ctx.root);
   if (!isObject(schema) || ctx.depth > 12) return jsonField(schema, ctx);
@@ -404,7 +540,10 @@ function fieldFor(raw, ctx) {
   }
 }
 
-/** Takes the mark of a check off `field` (a `.field` element). */
+/**
+ * Takes the mark of a check off `field` (a `.field` element).
+ * @param {Element} field
+ */
 function clearMark(field) {
   field.classList.remove("invalid");
   field.querySelector(":scope > .field-error")?.remove();
@@ -419,10 +558,15 @@ function clearMark(field) {
  * the field is edited) and puts the cursor in the first one; the marks of
  * an earlier check on `element` go.
  */
+/**
+ * @param {HTMLElement} element
+ * @param {Problem[]} problems
+ */
 function mark(element, problems) {
   for (const field of element.querySelectorAll(".invalid")) clearMark(field);
   for (const { control, note } of problems) {
-    const field = control.closest(".field");
+    // Every control is in a `.field`, which `shell` made.
+    const field = /** @type {Element} */ (control.closest(".field"));
     const id = `${control.id}-error`;
     field.classList.add("invalid");
     control.setAttribute("aria-invalid", "true");
@@ -439,6 +583,10 @@ function mark(element, problems) {
  * the form; `write(value)` filling it from arguments. Keys the form has no
  * field for survive a write and a read.
  */
+/**
+ * @param {unknown} parameters
+ * @returns {Form}
+ */
 export function createForm(parameters) {
   const root = isObject(parameters) ? parameters : {};
   const schema = deref(root, root);
@@ -451,6 +599,7 @@ export function createForm(parameters) {
       depth: 0,
     })
     : null;
+  /** @type {Record<string, unknown>} */
   let extra = {};
   const element = top?.element ??
     h(
@@ -459,6 +608,7 @@ export function createForm(parameters) {
       "This tool takes no named arguments: use the JSON editor.",
     );
   const collect = () => {
+    /** @type {Problem[]} */
     const problems = [];
     const value = { ...extra, ...(top?.get(problems) ?? {}) };
     return { value, problems };

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // A small syntax highlighter: comments, strings, numbers, keywords and
 // markup tags, as text nodes inside spans (never HTML). Enough to read code
 // a tool shows; not a parser.
@@ -41,6 +43,10 @@ const STRING = String.raw`"(?:\\[\s\S]|[^"\\\n])*"|'(?:\\[\s\S]|[^'\\\n])*'` +
 const NUMBER = String
   .raw`\b0[xX][\da-fA-F]+\b|\b\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?\b`;
 
+/**
+ * @param {string} language
+ * @returns {RegExp}
+ */
 function pattern(language) {
   if (MARKUP.has(language)) {
     return new RegExp(
@@ -60,7 +66,12 @@ function pattern(language) {
   );
 }
 
-/** `code` in `language` as a fragment of text nodes and spans. */
+/**
+ * `code` in `language` as a fragment of text nodes and spans.
+ * @param {string} code
+ * @param {unknown} [language]
+ * @returns {DocumentFragment}
+ */
 export function highlight(code, language) {
   const fragment = document.createDocumentFragment();
   const lang = String(language ?? "").toLowerCase();

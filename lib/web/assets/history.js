@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // The history: every call the daemon runs, from any caller, as it happens
 // (server-sent events read with fetch).
 
@@ -5,8 +7,20 @@ import { ApiError, events } from "./api.js";
 import { duration, h } from "./dom.js";
 import { outcomeText } from "./views.js";
 
+/** @import { PageCall } from "./api.js" */
+/** @import { HistoryEvent } from "../_history.ts" */
+
+/**
+ * A call of the history: it has its id.
+ * @typedef {PageCall & { id: string }} HistoryCall
+ */
+
 const MAX_ROWS = 200;
 
+/**
+ * @param {number} ms
+ * @returns {string}
+ */
 function time(ms) {
   return new Date(ms).toLocaleTimeString([], { hour12: false });
 }
@@ -17,14 +31,29 @@ function time(ms) {
  * ends (`fresh`: the first the page heard of that call), `onReload(event)`
  * on each reload, `onStatus(text, ok)` when the connection changes,
  * `onDenied()` on a 401.
+ * @param {object} options
+ * @param {HTMLElement} options.list
+ * @param {(record: HistoryCall) => void} options.onOpen
+ * @param {(record: HistoryCall, fresh: boolean) => void} options.onCall
+ * @param {(event: Extract<HistoryEvent, { type: "reload" }>) => void} options.onReload
+ * @param {(text: string, ok: boolean) => void} options.onStatus
+ * @param {() => void} options.onDenied
+ * @returns {void}
  */
 export function followHistory(
   { list, onOpen, onCall, onReload, onStatus, onDenied },
 ) {
+  /** @type {Map<string, HistoryCall>} */
   const records = new Map();
+  /** @type {Map<string, HTMLElement>} */
   const rows = new Map();
+  /** @type {string | null} */
   let selected = null;
 
+  /**
+   * @param {HistoryCall} record
+   * @returns {HTMLElement}
+   */
   function rowOf(record) {
     const state = outcomeText(record);
     const kind = !record.outcome
@@ -44,7 +73,10 @@ export function followHistory(
             click: () => {
               selected = record.id;
               for (const [id, row] of rows) {
-                row.firstChild.classList.toggle("selected", id === selected);
+                row.firstElementChild?.classList.toggle(
+                  "selected",
+                  id === selected,
+                );
               }
               onOpen(record);
             },
@@ -59,30 +91,36 @@ export function followHistory(
     );
   }
 
+  /** @param {HistoryCall} record */
   function show(record) {
     const row = rowOf(record);
     const old = rows.get(record.id);
     if (old) old.replaceWith(row);
     else list.prepend(row);
     rows.set(record.id, row);
-    while (rows.size > MAX_ROWS) {
-      const [id, oldest] = rows.entries().next().value;
+    for (const [id, oldest] of rows) {
+      if (rows.size <= MAX_ROWS) break;
       oldest.remove();
       rows.delete(id);
       records.delete(id);
     }
   }
 
+  /** @param {HistoryEvent} event */
   function take(event) {
-    const known = records.get(event.id);
     if (event.type === "call-start") {
-      const { type: _type, ...record } = event;
-      records.set(event.id, known ? { ...known, ...record } : record);
-      show(records.get(event.id));
-      onCall(records.get(event.id), !known);
+      const known = records.get(event.id);
+      const { type: _type, ...start } = event;
+      const record = known ? { ...known, ...start } : start;
+      records.set(event.id, record);
+      show(record);
+      onCall(record, !known);
     } else if (event.type === "call-end") {
+      const known = records.get(event.id);
+      const { type: _type, ...end } = event;
+      /** @type {HistoryCall} */
       const record = known ??
-        { ...event, args: undefined, startedAt: Date.now() - event.durationMs };
+        { ...end, args: undefined, startedAt: Date.now() - event.durationMs };
       record.durationMs = event.durationMs;
       record.outcome = event.outcome;
       records.set(event.id, record);

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Renderers the views share: Markdown (marked, then DOMPurify), code,
 // collapsible JSON and tables. Tool output is untrusted: Markdown's HTML is
 // sanitized into a fragment, everything else goes in as text.
@@ -5,9 +7,22 @@
 import { h, image, isObject, link, webUrl } from "./dom.js";
 import { highlight } from "./highlight.js";
 
+/** @import { Config } from "dompurify" */
+
+/**
+ * The two libraries Markdown needs, served from `vendor/`.
+ * @typedef {object} MarkdownLibraries
+ * @property {typeof import("marked").marked} marked
+ * @property {typeof import("dompurify").default} purify
+ */
+
+/** @type {Promise<MarkdownLibraries | null> | undefined} */
 let libraries;
 
-/** marked and DOMPurify, loaded once; `null` when the daemon does not have them. */
+/**
+ * marked and DOMPurify, loaded once; `null` when the daemon does not have them.
+ * @returns {Promise<MarkdownLibraries | null>}
+ */
 function markdownLibraries() {
   libraries ??= Promise.all([
     import("./vendor/marked.js"),
@@ -19,6 +34,7 @@ function markdownLibraries() {
   return libraries;
 }
 
+/** @type {Config & { RETURN_DOM_FRAGMENT: true }} */
 const PURIFY = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: [
@@ -35,7 +51,11 @@ const PURIFY = {
   RETURN_DOM_FRAGMENT: true,
 };
 
-/** Links open in a new tab without a referrer; images only from http(s) or `data:image/`. */
+/**
+ * Links open in a new tab without a referrer; images only from http(s) or `data:image/`.
+ * @param {DocumentFragment} fragment
+ * @returns {DocumentFragment}
+ */
 function tidy(fragment) {
   for (const a of fragment.querySelectorAll("a")) {
     const href = a.getAttribute("href");
@@ -52,7 +72,11 @@ function tidy(fragment) {
   return fragment;
 }
 
-/** Markdown rendered to sanitized HTML (plain text until the libraries load, or if they cannot). */
+/**
+ * Markdown rendered to sanitized HTML (plain text until the libraries load, or if they cannot).
+ * @param {string} text
+ * @returns {HTMLElement}
+ */
 export function markdown(text) {
   const box = h("div", { class: "markdown", dataset: { state: "loading" } });
   box.append(h("pre", { class: "plain" }, text));
@@ -68,7 +92,12 @@ export function markdown(text) {
   return box;
 }
 
-/** Code with its syntax highlighted. */
+/**
+ * Code with its syntax highlighted.
+ * @param {unknown} text
+ * @param {string} [language]
+ * @returns {HTMLElement}
+ */
 export function code(text, language) {
   return h(
     "pre",
@@ -77,6 +106,10 @@ export function code(text, language) {
   );
 }
 
+/**
+ * @param {unknown} value
+ * @returns {HTMLElement}
+ */
 function leaf(value) {
   if (typeof value === "string") {
     const url = webUrl(value);
@@ -88,6 +121,11 @@ function leaf(value) {
   return h("span", { class: `json-${kind}` }, String(value));
 }
 
+/**
+ * @param {unknown} value
+ * @param {number} depth
+ * @returns {HTMLElement}
+ */
 function jsonNode(value, depth) {
   if (!Array.isArray(value) && !isObject(value)) return leaf(value);
   const entries = Array.isArray(value)
@@ -123,11 +161,19 @@ function jsonNode(value, depth) {
   );
 }
 
-/** A JSON value as a tree whose objects and arrays fold. */
+/**
+ * A JSON value as a tree whose objects and arrays fold.
+ * @param {unknown} value
+ * @returns {HTMLElement}
+ */
 export function jsonTree(value) {
   return h("div", { class: "json" }, jsonNode(value, 0));
 }
 
+/**
+ * @param {unknown} value
+ * @returns {HTMLElement}
+ */
 function cell(value) {
   if (value === null || value === undefined) {
     return h("td", { class: "null" }, "");
@@ -136,7 +182,12 @@ function cell(value) {
   return h("td", { class: "num" }, JSON.stringify(value));
 }
 
-/** A table of `rows` (lists or objects) under `columns`. */
+/**
+ * A table of `rows` (lists or objects) under `columns`.
+ * @param {string[]} columns
+ * @param {unknown[][] | Record<string, unknown>[]} rows
+ * @returns {HTMLElement}
+ */
 export function table(columns, rows) {
   return h(
     "div",

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // How a call is shown. The five Beeuni tools each have a view, chosen by
 // tool name: `show` and `memory` read the call's arguments,
 // `web_search`, `image_search` and `scrape_webpage` read the output JSON.
@@ -7,6 +9,29 @@
 import { bytes, duration, h, image, isObject, link } from "./dom.js";
 import { code, jsonTree, markdown, table } from "./render.js";
 
+/** @import { PageCall } from "./api.js" */
+/** @import { CallRecord } from "../_history.ts" */
+
+/**
+ * What a view needs from the page: `fileDataUrl(path, mime)` loads a file
+ * a `show` call named, as a `data:` address.
+ * @typedef {{ fileDataUrl(path: string, mime: string): Promise<string> }} ViewContext
+ */
+
+/**
+ * A call that ended well: the views read its arguments and output.
+ * @typedef {PageCall & { outcome: Extract<CallRecord["outcome"], { ok: true }> }} DoneCall
+ */
+
+/**
+ * A JSON object the views read: every key is checked where it is used.
+ * @typedef {Record<string, any>} JsonObject
+ */
+
+/**
+ * @param {string} text
+ * @returns {any}
+ */
 function parseJson(text) {
   try {
     return JSON.parse(text);
@@ -15,11 +40,21 @@ function parseJson(text) {
   }
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is string}
+ */
 const isString = (value) => typeof value === "string";
+/**
+ * @param {unknown} value
+ * @param {(value: unknown) => boolean} check
+ * @returns {boolean}
+ */
 const optional = (value, check) => value === undefined || check(value);
 
 // ---- show ----------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const EXTENSION_MIME = {
   png: "image/png",
   jpg: "image/jpeg",
@@ -32,12 +67,23 @@ const EXTENSION_MIME = {
   ico: "image/x-icon",
 };
 
+/**
+ * @param {string} path
+ * @param {unknown} output
+ * @returns {string}
+ */
 function mimeOf(path, output) {
   if (isObject(output) && isString(output.mime)) return output.mime;
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   return EXTENSION_MIME[ext] ?? "application/octet-stream";
 }
 
+/**
+ * @param {string} path
+ * @param {unknown} output
+ * @param {ViewContext} ctx
+ * @returns {HTMLElement}
+ */
 function projectImage(path, output, ctx) {
   const box = h(
     "div",
@@ -55,6 +101,10 @@ function projectImage(path, output, ctx) {
   return box;
 }
 
+/**
+ * @param {JsonObject} args
+ * @returns {HTMLElement | null}
+ */
 function tableOf(args) {
   const rows = args.rows;
   if (!Array.isArray(rows)) return null;
@@ -77,6 +127,10 @@ function tableOf(args) {
   return table(columns, rows);
 }
 
+/**
+ * @param {unknown} items
+ * @returns {HTMLElement | null}
+ */
 function itemsOf(items) {
   if (!Array.isArray(items)) return null;
   return h(
@@ -98,6 +152,12 @@ function itemsOf(items) {
   );
 }
 
+/**
+ * @param {JsonObject & { path: string }} args
+ * @param {unknown} output
+ * @param {ViewContext} ctx
+ * @returns {HTMLElement}
+ */
 function fileCard(args, output, ctx) {
   const out = isObject(output) ? output : {};
   const save = h("button", {
@@ -126,6 +186,12 @@ function fileCard(args, output, ctx) {
   );
 }
 
+/**
+ * @param {JsonObject} args
+ * @param {unknown} output
+ * @param {ViewContext} ctx
+ * @returns {HTMLElement | null}
+ */
 function showBody(args, output, ctx) {
   switch (args.type) {
     case "image":
@@ -134,7 +200,9 @@ function showBody(args, output, ctx) {
       }
       return isString(args.path) ? projectImage(args.path, output, ctx) : null;
     case "file":
-      return isString(args.path) ? fileCard(args, output, ctx) : null;
+      return isString(args.path)
+        ? fileCard({ ...args, path: args.path }, output, ctx)
+        : null;
     case "url":
       return isString(args.url)
         ? h("p", { class: "url-card" }, link(args.url, args.title ?? args.url))
@@ -161,6 +229,11 @@ function showBody(args, output, ctx) {
   }
 }
 
+/**
+ * @param {DoneCall} record
+ * @param {ViewContext} ctx
+ * @returns {HTMLElement | null}
+ */
 function showView(record, ctx) {
   const args = record.args;
   if (!isObject(args) || !isString(args.type)) return null;
@@ -186,20 +259,26 @@ const MEMORY_COMMANDS = [
   "rename",
 ];
 
-/** The folder listing of `memory view` as nested lists. */
+/**
+ * The folder listing of `memory view` as nested lists.
+ * @param {string} text
+ * @returns {HTMLElement}
+ */
 function tree(text) {
   const [head, ...lines] = text.split("\n");
   const root = h("ul", { class: "tree" });
   const stack = [{ depth: -1, list: root }];
+  /** The innermost open list: the stack always keeps the root's. */
+  const top = () => stack[stack.length - 1];
   for (const line of lines) {
     const match = /^( *)- (.*)$/.exec(line);
     if (!match) continue;
     const depth = match[1].length / 2;
-    while (stack.length > 1 && stack.at(-1).depth >= depth) stack.pop();
+    while (stack.length > 1 && top().depth >= depth) stack.pop();
     const item = h("li", {
       class: match[2].includes("/ ") || match[2].endsWith("/") ? "dir" : "file",
     }, match[2]);
-    stack.at(-1).list.append(item);
+    top().list.append(item);
     const sub = h("ul");
     item.append(sub);
     stack.push({ depth, list: sub });
@@ -207,10 +286,16 @@ function tree(text) {
   return h("div", { class: "memory-tree" }, h("p", null, head), root);
 }
 
-/** A line diff of `before` and `after` (longest common subsequence; whole blocks past 400 lines). */
+/**
+ * A line diff of `before` and `after` (longest common subsequence; whole blocks past 400 lines).
+ * @param {string} before
+ * @param {string} after
+ * @returns {HTMLElement}
+ */
 function diff(before, after) {
   const a = before.split("\n");
   const b = after.split("\n");
+  /** @type {["same" | "add" | "del", string][]} */
   const rows = [];
   if (a.length * b.length > 160_000) {
     for (const line of a) rows.push(["del", line]);
@@ -249,6 +334,11 @@ function diff(before, after) {
   );
 }
 
+/**
+ * @param {JsonObject} args
+ * @param {string} output
+ * @returns {HTMLElement | null}
+ */
 function memoryBody(args, output) {
   switch (args.command) {
     case "view":
@@ -270,6 +360,10 @@ function memoryBody(args, output) {
   }
 }
 
+/**
+ * @param {DoneCall} record
+ * @returns {HTMLElement | null}
+ */
 function memoryView(record) {
   const args = record.args;
   if (!isObject(args) || !MEMORY_COMMANDS.includes(args.command)) return null;
@@ -303,6 +397,17 @@ function memoryView(record) {
 
 // ---- web_search and image_search -----------------------------------------
 
+/**
+ * The output of a search tool, as the search views read it.
+ * @typedef {{ provider?: unknown, searches: { query: string, error?: unknown, results: JsonObject[] }[] }} Searches
+ */
+
+/**
+ * The output of a search tool, when it has the shape the views read.
+ * @param {string} output
+ * @param {(result: JsonObject) => boolean} valid
+ * @returns {Searches | null}
+ */
 function searches(output, valid) {
   const data = parseJson(output);
   if (!isObject(data) || !Array.isArray(data.searches)) return null;
@@ -315,9 +420,13 @@ function searches(output, valid) {
       return null;
     }
   }
-  return data;
+  return /** @type {Searches} */ (data);
 }
 
+/**
+ * @param {DoneCall} record
+ * @returns {HTMLElement | null}
+ */
 function webSearchView(record) {
   const data = searches(
     record.outcome.output,
@@ -363,6 +472,10 @@ function webSearchView(record) {
   );
 }
 
+/**
+ * @param {DoneCall} record
+ * @returns {HTMLElement | null}
+ */
 function imageSearchView(record) {
   const data = searches(
     record.outcome.output,
@@ -410,6 +523,10 @@ function imageSearchView(record) {
 
 // ---- scrape_webpage ------------------------------------------------------
 
+/**
+ * @param {DoneCall} record
+ * @returns {HTMLElement | null}
+ */
 function scrapeView(record) {
   const data = parseJson(record.outcome.output);
   if (!isObject(data) || !isString(data.url) || !isString(data.content)) {
@@ -451,6 +568,7 @@ function scrapeView(record) {
 
 // ---- any call ------------------------------------------------------------
 
+/** @type {Record<string, (record: DoneCall, ctx: ViewContext) => HTMLElement | null>} */
 const VIEWS = {
   show: showView,
   memory: memoryView,
@@ -459,6 +577,10 @@ const VIEWS = {
   scrape_webpage: scrapeView,
 };
 
+/**
+ * @param {DoneCall} record
+ * @returns {HTMLElement}
+ */
 function genericView(record) {
   const value = parseJson(record.outcome.output);
   return h(
@@ -470,6 +592,10 @@ function genericView(record) {
   );
 }
 
+/**
+ * @param {DoneCall} record
+ * @returns {HTMLElement}
+ */
 function rawView(record) {
   return h(
     "div",
@@ -483,7 +609,11 @@ function rawView(record) {
   );
 }
 
-/** The state word of a call: `running`, `ok`, `ok (truncated)` or the failure's status. */
+/**
+ * The state word of a call: `running`, `ok`, `ok (truncated)` or the failure's status.
+ * @param {Pick<PageCall, "outcome">} record
+ * @returns {string}
+ */
 export function outcomeText(record) {
   if (!record.outcome) return "running";
   if (record.outcome.ok) {
@@ -495,6 +625,9 @@ export function outcomeText(record) {
 /**
  * A call, shown: who ran it, how it ended, its view, and its arguments and
  * output as text. `ctx.fileDataUrl(path, mime)` loads a file a `show` call named.
+ * @param {PageCall} record
+ * @param {ViewContext} ctx
+ * @returns {HTMLElement}
  */
 export function renderCall(record, ctx) {
   const outcome = record.outcome;
@@ -504,14 +637,15 @@ export function renderCall(record, ctx) {
   else if (!outcome.ok) {
     body = h("p", { class: "error call-error" }, outcome.error);
   } else {
+    const done = /** @type {DoneCall} */ (record);
     const view = VIEWS[record.name];
     let shown = null;
     try {
-      shown = view ? view(record, ctx) : genericView(record);
+      shown = view ? view(done, ctx) : genericView(done);
     } catch {
       shown = null;
     }
-    body = shown ?? rawView(record);
+    body = shown ?? rawView(done);
   }
   return h(
     "article",
