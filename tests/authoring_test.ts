@@ -283,12 +283,22 @@ Deno.test("beeuni tools new writes a typed tool and its test in a fresh reposito
     }),
   });
   symlinkSync(join(REPO_ROOT, "node_modules"), join(repo.dir, "node_modules"));
+  Deno.chmodSync(join(repo.dir, "beeuni.yaml"), 0o664);
   const created = await beeuni(repo.dir, ["tools", "new", "word_repeat"]);
   assert.equal(created.code, 0, created.stderr);
   assert.match(created.stdout, /Created word_repeat/);
   assert.equal(
     Deno.readTextFileSync(join(repo.dir, "beeuni.yaml")),
     "tools:\n  memory: beeuni:memory # notes\n  word_repeat: tools/word_repeat.ts\n",
+  );
+  // The manifest keeps its mode; the new files are readable by all.
+  assert.equal(
+    Deno.statSync(join(repo.dir, "beeuni.yaml")).mode! & 0o777,
+    0o664,
+  );
+  assert.equal(
+    Deno.statSync(join(repo.dir, "tools/word_repeat.ts")).mode! & 0o777,
+    0o644,
   );
   await git(repo.dir, "add", "-A");
   const validate = await beeuni(repo.dir, ["validate", "--load"]);

@@ -207,12 +207,16 @@ Options:
     }
     // The module first, the manifest last: stopped half way, the manifest
     // never names a file that is missing.
+    const files = { mode: 0o644, dirMode: 0o755 };
     writeFileAtomic(
       join(root, toolFile),
       toolSource(name, values.zod === true),
+      files,
     );
-    writeFileAtomic(join(root, testFile), testSource(name));
-    writeFileAtomic(manifestPath, after);
+    writeFileAtomic(join(root, testFile), testSource(name), files);
+    writeFileAtomic(manifestPath, after, {
+      mode: statSync(manifestPath).mode & 0o7777,
+    });
     const check = io.color ? "\x1b[32m✓\x1b[0m" : "✓";
     io.stdout(
       [

@@ -94,35 +94,36 @@ export interface ObjectSchema extends JsonSchema {
   readonly type: "object";
 }
 
-type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
-
-/** A property present in the arguments: required, or with a default the host fills in. */
-type Present<S> =
+/**
+ * The names of the properties of object schema `S` that the arguments
+ * always have: those in `required`, and those with a `default` the host
+ * fills in.
+ */
+export type PresentProperties<S> =
   | (S extends { readonly required: readonly (infer R)[] } ? R : never)
-  | {
-    [K in keyof Props<S>]: Props<S>[K] extends { readonly default: unknown } ? K
-      : never;
-  }[keyof Props<S>];
+  | (S extends { readonly properties: infer P } ? {
+      [K in keyof P]: P[K] extends { readonly default: unknown } ? K : never;
+    }[keyof P]
+    : never);
 
-type Props<S> = S extends { readonly properties: infer P } ? P : never;
-
-type FromObject<S> = S extends { readonly properties: infer P } ? Simplify<
+/** The type of the values object schema `S` allows (see {@linkcode FromSchema}). */
+export type FromObject<S> = S extends { readonly properties: infer P } ?
     & {
-      -readonly [K in keyof P as K extends Present<S> ? K : never]: FromSchema<
-        P[K]
-      >;
+      -readonly [
+        K in keyof P as K extends PresentProperties<S> ? K : never
+      ]: FromSchema<P[K]>;
     }
     & {
-      -readonly [K in keyof P as K extends Present<S> ? never : K]?: FromSchema<
-        P[K]
-      >;
+      -readonly [
+        K in keyof P as K extends PresentProperties<S> ? never : K
+      ]?: FromSchema<P[K]>;
     }
-  >
   : S extends { readonly additionalProperties: infer A extends JsonSchema }
     ? { [key: string]: FromSchema<A> }
   : { [key: string]: unknown };
 
-type FromType<T, S> = T extends "string" ? string
+/** The type of the values of JSON type `T` in schema `S` (see {@linkcode FromSchema}). */
+export type FromType<T, S> = T extends "string" ? string
   : T extends "number" | "integer" ? number
   : T extends "boolean" ? boolean
   : T extends "null" ? null
