@@ -9,12 +9,8 @@
 
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
+import type { Command, CommandIo } from "./command.ts";
+import { namedProject } from "./_named_project.ts";
 import { errorMessage, writeFileAtomic } from "../common/mod.ts";
 import {
   classifyEntry,
@@ -22,7 +18,6 @@ import {
   isBeeuniTool,
   type Manifest,
 } from "../manifest/mod.ts";
-import { loadProject } from "../project/mod.ts";
 
 /** The tool module `tools new` writes: JSON Schema, or a zod schema. */
 export function toolSource(name: string, zod: boolean): string {
@@ -147,23 +142,12 @@ Options:
                    current folder upwards)
 `,
   async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      zod: { type: "boolean" },
-      manifest: { type: "string" },
-    });
-    if (positionals.length === 0) {
-      throw new UsageError("name the new tool, e.g. lookup_order");
-    }
-    if (positionals.length > 1) {
-      throw new UsageError(`unexpected argument "${positionals[1]}"`);
-    }
-    const manifestOption = values.manifest as string | undefined;
-    if (manifestOption === "") throw new UsageError("--manifest needs a path");
-    const [name] = positionals;
-    const project = await loadProject({
-      cwd: io.cwd,
-      manifest: manifestOption,
-    });
+    const { name, project, flag: zod } = await namedProject(
+      args,
+      io,
+      "zod",
+      "name the new tool, e.g. lookup_order",
+    );
     const { root, manifest } = project;
     const refused = (why: string) => {
       throw new Error(`cannot create tool "${name}": ${why}`);
@@ -210,7 +194,7 @@ Options:
     const files = { mode: 0o644, dirMode: 0o755 };
     writeFileAtomic(
       join(root, toolFile),
-      toolSource(name, values.zod === true),
+      toolSource(name, zod),
       files,
     );
     writeFileAtomic(join(root, testFile), testSource(name), files);
@@ -229,7 +213,7 @@ Options:
         `  1. Edit ${toolFile}: its description, parameters and execute.`,
         `  2. beeuni validate --load`,
         `  3. deno test -A ${testFile} (or node --test, bun test)`,
-        ...(values.zod === true
+        ...(zod
           ? [`  zod 4.2 or later must be installed: npm install zod`]
           : []),
         `  "@beeuni/tools" resolves for the test and the type checker from the`,
