@@ -64,6 +64,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./tools_eject.ts")).toolsEjectCommand,
   },
   {
+    name: "tools new",
+    summary:
+      "Write a new tool to tools/<name>.ts, with its test, and declare it",
+    load: async () => (await import("./tools_new.ts")).toolsNewCommand,
+  },
+  {
     name: "tools migrate",
     summary:
       "Move opencode custom tools from harnesses/opencode/tools/ into the project",

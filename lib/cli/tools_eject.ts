@@ -19,14 +19,9 @@ import {
 } from "node:fs/promises";
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
+import type { Command, CommandIo } from "./command.ts";
+import { namedProject } from "./_named_project.ts";
 import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
-import { loadProject } from "../project/mod.ts";
 import {
   errorMessage,
   removeStaleTemps,
@@ -106,23 +101,12 @@ Options:
                    current folder upwards)
 `,
   async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      force: { type: "boolean" },
-      manifest: { type: "string" },
-    });
-    if (positionals.length === 0) {
-      throw new UsageError("name the Beeuni tool to eject, e.g. web_search");
-    }
-    if (positionals.length > 1) {
-      throw new UsageError(`unexpected argument "${positionals[1]}"`);
-    }
-    const manifestOption = values.manifest as string | undefined;
-    if (manifestOption === "") throw new UsageError("--manifest needs a path");
-    const [name] = positionals;
-    const project = await loadProject({
-      cwd: io.cwd,
-      manifest: manifestOption,
-    });
+    const { name, project, flag: force } = await namedProject(
+      args,
+      io,
+      "force",
+      "name the Beeuni tool to eject, e.g. web_search",
+    );
     const { root } = project;
     removeEjectLeftovers(
       root,
@@ -135,7 +119,7 @@ Options:
       diagnostics: project.diagnostics,
       read: (path) => readFileSync(join(root, path), "utf8"),
       toolFileExists: await exists(join(root, "tools", `${name}.ts`)),
-      force: values.force === true,
+      force,
     });
     const source = await readBuiltinSource(plan.name);
 

@@ -4,6 +4,7 @@
 // Bun. Pure: the host decides the paths.
 
 import type { RuntimeName } from "../runtime/mod.ts";
+import { authoringImportMap } from "./_authoring.ts";
 
 /** What a runner may touch, and how it starts. */
 export interface RunnerSpec {
@@ -44,6 +45,8 @@ function denoArgs(spec: RunnerSpec): string[] {
     "--no-config",
     "--no-lock",
     "--node-modules-dir=manual",
+    // `@beeuni/tools` is the runner's own, installed or not.
+    `--import-map=${authoringImportMap()}`,
     "--unstable-detect-cjs",
     "--no-prompt",
     "--quiet",

@@ -19,6 +19,7 @@ import {
   RUNNER_TO_HOST_FD,
 } from "./_channel.ts";
 import { returnedResult, thrownMessage } from "./_outcome.ts";
+import { provideAuthoringModule } from "./_authoring.ts";
 import { loadProjectFilesAsModules } from "./_node_esm.ts";
 import { endGroup, installGuards } from "./_runner_guards.ts";
 import type {
@@ -397,6 +398,7 @@ function receive(message: ToRunner): void {
 export function runRunner(): void {
   installGuards(log);
   loadProjectFilesAsModules();
+  provideAuthoringModule();
   openChannel(receive);
   send({ t: "ready" });
 }

@@ -6,7 +6,22 @@
  * @module
  */
 
-export { defineTool, type Tool, type ToolContext } from "./tool.ts";
+export {
+  defineTool,
+  type FromObject,
+  type FromSchema,
+  type FromType,
+  type JsonSchema,
+  type ObjectSchema,
+  type PresentProperties,
+  type StandardIssue,
+  type StandardOutput,
+  type StandardResult,
+  type StandardSchema,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from "./tool.ts";
 export {
   type CallFailure,
   type CallOutcome,
