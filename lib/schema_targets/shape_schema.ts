@@ -219,6 +219,18 @@ function acceptsNull(schema: unknown): boolean {
     schema.allOf === undefined && schema.not === undefined;
 }
 
+/** Whether `schema` describes objects. */
+function isObjectSchema(schema: Schema): boolean {
+  return types(schema).includes("object") || isObject(schema.properties);
+}
+
+/** Whether an object schema takes keys it does not list (a map, a free-form object). */
+function isOpenObject(schema: Schema): boolean {
+  const extra = schema.additionalProperties;
+  if (isObject(extra) || extra === true) return true;
+  return !isObject(schema.properties) && extra !== false;
+}
+
 /** `schema` that also accepts `null`. */
 function withNull(schema: Schema): Schema {
   const list = types(schema);
@@ -430,13 +442,19 @@ class Shaper {
     for (const keyword of COMBINATORS) {
       const branches = out[keyword];
       if (!Array.isArray(branches)) continue;
-      out[keyword] = branches.map((inner, i) =>
-        this.node(inner, {
+      // With one object branch among others, an object value is that
+      // branch's: its arguments map back as the enclosing value's.
+      const objects = branches.filter((b) => isObject(b) && isObjectSchema(b));
+      const sole = keyword === "anyOf" && objects.length === 1 &&
+        !isObject(schema.properties);
+      out[keyword] = branches.map((inner, i) => {
+        const own = sole && inner === objects[0];
+        return this.node(inner, {
           pointer: pointerTo(pointerTo(pointer, keyword), String(i)),
           depth,
-          branch: true,
-        })
-      );
+          branch: own ? place.branch : true,
+        }, own ? restorer : undefined);
+      });
     }
     for (const keyword of ["$defs", "definitions"]) {
       const definitions = out[keyword];
@@ -494,8 +512,7 @@ class Shaper {
     if (Array.isArray(out.enum) && out.enum.length > STRICT_MAX_ENUM) {
       this.find("strict_enum_size", pointerTo(pointer, "enum"), false);
     }
-    const isObjectNode = types(out).includes("object") ||
-      isObject(out.properties);
+    const isObjectNode = isObjectSchema(out);
     if (types(out).includes("array") && out.items === undefined) {
       this.find("array_items", pointer, false);
     }
@@ -504,18 +521,31 @@ class Shaper {
         this.#deep = true;
         this.find("strict_depth", pointer, false);
       }
-      const extra = out.additionalProperties;
-      if (isObject(extra) || (extra === true && !isObject(out.properties))) {
-        this.find(
-          "strict_open_object",
-          pointerTo(pointer, "additionalProperties"),
-          false,
-        );
-      } else if (extra !== false) {
+      if (isOpenObject(out)) {
+        this.find("strict_open_object", pointer, false);
+      } else if (out.additionalProperties !== false) {
         // Closing the object only refuses keys the tool never declared.
         this.find("strict_closed_object", pointer, true);
         out.additionalProperties = false;
-        out.properties ??= {};
+      }
+    }
+    if (Array.isArray(out.anyOf)) {
+      const branches = out.anyOf as unknown[];
+      const open = branches.map((branch) =>
+        isObject(branch) && isObjectSchema(branch) && isOpenObject(branch)
+      );
+      if (open.includes(true) && open.includes(false)) {
+        // Fewer alternatives only narrow the value; the model keeps the others.
+        open.forEach((isOpen, i) => {
+          if (isOpen) {
+            this.find(
+              "strict_open_object",
+              pointerTo(pointerTo(pointer, "anyOf"), String(i)),
+              true,
+            );
+          }
+        });
+        out.anyOf = branches.filter((_, i) => !open[i]);
       }
     }
     this.#children(schema, out, place, restorer);
