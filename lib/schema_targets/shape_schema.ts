@@ -66,13 +66,8 @@ const ANNOTATIONS = new Set([
   "default",
 ]);
 
-/**
- * Keywords that only narrow which values are valid: a schema without them
- * accepts more, and the host still checks them against the tool's schema.
- */
-const ASSERTIONS = new Set([
-  "minLength",
-  "maxLength",
+/** The keywords that narrow values which OpenAI's strict mode supports. */
+const STRICT_ASSERTIONS = [
   "pattern",
   "format",
   "minimum",
@@ -82,6 +77,16 @@ const ASSERTIONS = new Set([
   "multipleOf",
   "minItems",
   "maxItems",
+];
+
+/**
+ * Keywords that only narrow which values are valid: a schema without them
+ * accepts more, and the host still checks them against the tool's schema.
+ */
+const ASSERTIONS = new Set([
+  "minLength",
+  "maxLength",
+  ...STRICT_ASSERTIONS,
   "uniqueItems",
   "contains",
   "minContains",
@@ -157,15 +162,7 @@ const STRICT_KEYWORDS = new Set([
   "$ref",
   "$defs",
   "definitions",
-  "pattern",
-  "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
+  ...STRICT_ASSERTIONS,
 ]);
 
 const STRICT_FORMATS = new Set([
@@ -405,39 +402,34 @@ class Shaper {
     const { pointer } = place;
     const isObjectNode = isObject(schema.properties);
     const depth = place.depth + (isObjectNode ? 1 : 0);
+    // A value's arguments map back when a rewrite inside it needs it.
+    const child = (inner: unknown, at: string): [unknown, Restorer?] => {
+      const own = restorer ? this.#emptyRestorer() : undefined;
+      const shaped = this.node(inner, {
+        pointer: at,
+        depth,
+        branch: place.branch,
+      }, own);
+      const needed = own &&
+        (own.nullMeansAbsent.size > 0 || own.properties.size > 0 || own.items);
+      return [shaped, needed ? own : undefined];
+    };
     if (isObject(schema.properties)) {
       const properties: Schema = {};
       for (const [name, inner] of Object.entries(schema.properties)) {
-        const child = restorer ? this.#emptyRestorer() : undefined;
-        properties[name] = this.node(inner, {
-          pointer: pointerTo(pointerTo(pointer, "properties"), name),
-          depth,
-          branch: place.branch,
-        }, child);
-        if (
-          child &&
-          (child.nullMeansAbsent.size > 0 || child.properties.size > 0 ||
-            child.items)
-        ) {
-          restorer!.properties.set(name, child);
-        }
+        const [shaped, own] = child(
+          inner,
+          pointerTo(pointerTo(pointer, "properties"), name),
+        );
+        properties[name] = shaped;
+        if (own) restorer!.properties.set(name, own);
       }
       out.properties = properties;
     }
     if (isObject(schema.items)) {
-      const child = restorer ? this.#emptyRestorer() : undefined;
-      out.items = this.node(schema.items, {
-        pointer: pointerTo(pointer, "items"),
-        depth,
-        branch: place.branch,
-      }, child);
-      if (
-        child &&
-        (child.nullMeansAbsent.size > 0 || child.properties.size > 0 ||
-          child.items)
-      ) {
-        restorer!.items = child;
-      }
+      const [shaped, own] = child(schema.items, pointerTo(pointer, "items"));
+      out.items = shaped;
+      if (own) restorer!.items = own;
     }
     for (const keyword of COMBINATORS) {
       const branches = out[keyword];
