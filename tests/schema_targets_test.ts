@@ -82,6 +82,27 @@ const GEMINI_BROKEN = {
   properties: { "dry-run": { type: "boolean" } },
 };
 
+/** Optional properties inside array elements: strict mode's nulls map back there too. */
+const NESTED = {
+  type: "object",
+  properties: {
+    links: {
+      type: "array",
+      items: {
+        anyOf: [
+          { type: "string" },
+          {
+            type: "object",
+            properties: { title: { type: "string" }, url: { type: "string" } },
+            required: ["title"],
+          },
+        ],
+      },
+    },
+  },
+  required: ["links"],
+};
+
 const PROJECT = {
   "beeuni.yaml": `tools:
   web_search: beeuni:web_search
@@ -92,6 +113,7 @@ const PROJECT = {
   map: tools/map.ts
   gemini_fixable: tools/gemini_fixable.ts
   gemini_broken: tools/gemini_broken.ts
+  nested: tools/nested.ts
 `,
   "tools/portable.ts": echoTool(PORTABLE),
   "tools/union.ts": echoTool(UNION),
@@ -100,6 +122,7 @@ const PROJECT = {
   "tools/map.ts": echoTool(MAP),
   "tools/gemini_fixable.ts": echoTool(GEMINI_FIXABLE),
   "tools/gemini_broken.ts": echoTool(GEMINI_BROKEN),
+  "tools/nested.ts": echoTool(NESTED),
 };
 
 interface JsonDiagnostic {
@@ -336,6 +359,17 @@ Deno.test("the daemon serves provider-shaped schemas with ?target= and maps the 
       path: null,
     }),
     { status: 200, body: { output: '{"text":"hi"}' } },
+  );
+  assert.deepEqual(
+    await call("nested", "?target=openai-strict", {
+      links: ["a", { title: "t", url: null }, { title: "u", url: "v" }],
+    }),
+    {
+      status: 200,
+      body: {
+        output: '{"links":["a",{"title":"t"},{"title":"u","url":"v"}]}',
+      },
+    },
   );
   // What the rewrite dropped is checked against the tool's own schema.
   assert.deepEqual(
