@@ -147,11 +147,14 @@ const GEMINI_FORMATS: Record<string, readonly string[]> = {
 
 const GEMINI_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** The keywords OpenAI's strict mode supports. */
+/**
+ * The keywords OpenAI's strict mode supports, and the annotations it is
+ * not documented to refuse (`default` is: it answers "'default' is not
+ * permitted").
+ */
 const STRICT_KEYWORDS = new Set([
+  ...[...ANNOTATIONS].filter((keyword) => keyword !== "default"),
   "type",
-  "description",
-  "title",
   "properties",
   "required",
   "additionalProperties",
