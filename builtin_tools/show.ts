@@ -236,6 +236,19 @@ function checkContent(args, type) {
   }
   return content;
 }
+var CELL_SCHEMA = {
+  anyOf: [
+    {
+      type: "string"
+    },
+    {
+      type: "number"
+    },
+    {
+      type: "boolean"
+    }
+  ]
+};
 function checkCell(value, where) {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
@@ -560,10 +573,12 @@ var showTool = {
         items: {
           anyOf: [
             {
-              type: "array"
+              type: "array",
+              items: CELL_SCHEMA
             },
             {
-              type: "object"
+              type: "object",
+              additionalProperties: CELL_SCHEMA
             }
           ]
         },

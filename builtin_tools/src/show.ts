@@ -250,6 +250,11 @@ function checkContent(args: Record<string, unknown>, type: string): string {
   return content;
 }
 
+/** A table cell as the parameters describe it; the tool takes null too, for an empty cell. */
+const CELL_SCHEMA = {
+  anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }],
+};
+
 function checkCell(value: unknown, where: string): Cell {
   if (
     value === null || typeof value === "string" || typeof value === "boolean"
@@ -635,7 +640,12 @@ const showTool = {
       },
       rows: {
         type: "array",
-        items: { anyOf: [{ type: "array" }, { type: "object" }] },
+        items: {
+          anyOf: [
+            { type: "array", items: CELL_SCHEMA },
+            { type: "object", additionalProperties: CELL_SCHEMA },
+          ],
+        },
         description:
           "table: rows, each a list of cells (as many as columns) or an object keyed by column name.",
       },

@@ -23,6 +23,13 @@ import {
   type SourcePos,
 } from "../manifest/mod.ts";
 import { loadProject, type Project } from "../project/mod.ts";
+import {
+  isTarget,
+  type SchemaFinding,
+  shapeSchema,
+  type Target,
+  TARGETS,
+} from "../schema_targets/mod.ts";
 
 const FORMATS: readonly DiagnosticsFormat[] = ["text", "json", "github"];
 
@@ -35,14 +42,70 @@ function declaredAt(project: Project, name: string): SourcePos | undefined {
   return undefined;
 }
 
+/** The targets `--target` names: one, a comma-separated list, or `all`. */
+function parseTargets(value: string): Target[] {
+  const targets: Target[] = [];
+  for (const name of value.split(",").map((part) => part.trim())) {
+    if (name === "all") targets.push(...TARGETS);
+    else if (isTarget(name)) targets.push(name);
+    else {
+      throw new UsageError(
+        `unknown target "${name}": use ${TARGETS.join(", ")} or all`,
+      );
+    }
+  }
+  return [...new Set(targets)];
+}
+
+/**
+ * What each provider of `targets` refuses in the parameters of `tools`, at
+ * the `tools:` entry that declares the tool: an error when the daemon has
+ * no safe rewrite, a warning when `?target=` serves it rewritten.
+ */
+function targetDiagnostics(
+  project: Project,
+  tools: readonly { name: string; parameters: Record<string, unknown> }[],
+  targets: readonly Target[],
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const tool of tools) {
+    const at = declaredAt(project, tool.name) ??
+      { file: project.manifest.manifestPath, line: 1, col: 1 };
+    for (const target of targets) {
+      // One line per rule: the places it finds are listed together.
+      const groups = new Map<string, SchemaFinding[]>();
+      for (const finding of shapeSchema(tool.parameters, target).findings) {
+        const key = `${finding.rule} ${finding.rewritten} ${finding.problem}`;
+        groups.set(key, [...groups.get(key) ?? [], finding]);
+      }
+      for (const [first, ...more] of groups.values()) {
+        const where = [first, ...more].map((f) => `#${f.pointer}`).join(", ");
+        const served = first.rewritten
+          ? ` (the daemon serves it rewritten with ?target=${target})`
+          : "";
+        diagnostics.push({
+          ...at,
+          severity: first.rewritten ? "warning" : "error",
+          rule: first.rule,
+          message:
+            `tool "${tool.name}" at ${where}: ${first.problem}: ${first.fix}${served}`,
+        });
+      }
+    }
+  }
+  return diagnostics;
+}
+
 /**
  * Loads every module the way the daemon does and turns each that does not
  * load into an error: at its syntax error inside the module when there
- * is one, else at the `tools:` entry that declares it.
+ * is one, else at the `tools:` entry that declares it. With `targets`,
+ * each loaded tool's parameters are checked against those providers too.
  */
 async function loadDiagnostics(
   project: Project,
   io: CommandIo,
+  targets: readonly Target[],
 ): Promise<Diagnostic[]> {
   const { createHost } = await import("../host/mod.ts");
   const env: Record<string, string> = {};
@@ -56,7 +119,7 @@ async function loadDiagnostics(
     log: () => {},
   });
   try {
-    return host.loadErrors().map((error) => {
+    const loadErrors = host.loadErrors().map((error) => {
       const inModule =
         error.at && !relative(project.root, error.at.file).startsWith("..")
           ? {
@@ -74,17 +137,22 @@ async function loadDiagnostics(
         message: `tool "${error.name}" did not load: ${error.reason}`,
       };
     });
+    return [
+      ...loadErrors,
+      ...targetDiagnostics(project, host.list(), targets),
+    ];
   } finally {
     await host.close();
   }
 }
 
-/** `beeuni validate [--manifest PATH] [--json] [--format text|json|github] [--load]`. */
+/** `beeuni validate [--manifest PATH] [--json] [--format text|json|github] [--load] [--target T]`. */
 export const validateCommand: Command = {
   name: "validate",
   summary: "Check beeuni.yaml and its imports against every rule",
   usage:
-    `Usage: beeuni validate [--manifest PATH] [--json] [--format text|json|github] [--load]
+    `Usage: beeuni validate [--manifest PATH] [--json] [--format text|json|github]
+                       [--load] [--target PROVIDER]
 
 Checks beeuni.yaml and every file it imports: tool names, beeuni:<name>
 values, module paths (repo-relative, existing, tracked by git), tools
@@ -99,6 +167,14 @@ is an error: a syntax error (at its line and column), no default
 export, parameters that are not an object schema, a package that does not
 resolve.
 
+With --target, every tool is loaded as with --load and its parameters
+are checked against the function-calling rules each named provider
+documents: openai, openai-strict (OpenAI's strict: true), anthropic,
+gemini, a comma-separated list of them, or all. Each finding names the
+tool, the JSON pointer in its parameters, the provider and the fix. What
+the daemon can serve rewritten for that provider (GET /beeuni/tools
+?target=PROVIDER) is a warning; the rest is an error.
+
 Exit status: 0 when there is no error (warnings allowed), 1 when there is
 an error, 2 for a usage error.
 
@@ -111,6 +187,8 @@ Options:
   --format FORMAT    text (default), json, or github (workflow commands
                      that GitHub Actions shows as annotations)
   --load             also load every tool module
+  --target PROVIDER  also check every tool's parameters against
+                     openai, openai-strict, anthropic, gemini, or all
 `,
   async run(args: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseOptions(args, {
@@ -118,6 +196,7 @@ Options:
       json: { type: "boolean" },
       format: { type: "string" },
       load: { type: "boolean" },
+      target: { type: "string" },
     });
     if (positionals.length > 0) {
       throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -144,14 +223,19 @@ Options:
       throw new UsageError("--manifest needs a path");
     }
 
+    const targetOption = values.target as string | undefined;
+    const targets = targetOption === undefined
+      ? []
+      : parseTargets(targetOption);
+
     const project = await loadProject({
       cwd: io.cwd,
       manifest: manifestOption,
     });
-    const diagnostics = values.load
+    const diagnostics = values.load || targets.length > 0
       ? sortDiagnostics(project.manifest, [
         ...project.diagnostics,
-        ...await loadDiagnostics(project, io),
+        ...await loadDiagnostics(project, io, targets),
       ])
       : project.diagnostics;
     const manifest = project.manifest.manifestPath;

@@ -139,7 +139,7 @@ export class Calls {
     generation: Generation,
     request: CallRequest,
   ): Promise<CallOutcome | undefined> {
-    if (!this.#o.validateArgs) return undefined;
+    if (!this.#o.validateArgs && !request.validateArgs) return undefined;
     await generation.whenSettled(request.name);
     const tool = generation.tools.get(request.name);
     if (!tool?.validate || tool.validate(request.args)) return undefined;

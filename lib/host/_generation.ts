@@ -21,7 +21,7 @@ import type { HostedTool, LoadError } from "./types.ts";
 
 /** A tool whose module loaded. */
 export interface LoadedTool extends HostedTool {
-  /** Its validator, when arguments are validated. */
+  /** Its validator. */
   validate?: Validator;
 }
 

@@ -84,8 +84,8 @@ export class ModuleLoading {
     this.#compile ??= import("./_schema.ts").then((m) => m.schemaCompiler());
     let validate: LoadedTool["validate"];
     try {
-      const compiled = (await this.#compile)(report.parameters);
-      if (this.#o.validateArgs) validate = compiled;
+      // Kept even when arguments are not validated: a call may ask for it.
+      validate = (await this.#compile)(report.parameters);
     } catch (error) {
       generation.record({
         name: report.name,

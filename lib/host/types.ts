@@ -151,6 +151,11 @@ export interface CallRequest {
   timeoutMs?: number;
   /** Receives the tool's `context.progress` reports; without it they go nowhere. */
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Check the arguments against the tool's schema on this call even when
+   * the host does not validate arguments ({@linkcode HostOptions.validateArgs}).
+   */
+  validateArgs?: boolean;
 }
 
 export type { ContentBlock, EmbeddedResource } from "./_content.ts";

@@ -8,7 +8,14 @@ import {
   json,
   readBody,
 } from "./_respond.ts";
-import { type CallBody, parseCallBody } from "./call_body.ts";
+import { HttpError, parseCallBody } from "./call_body.ts";
+import {
+  isTarget,
+  type ShapedSchema,
+  shapeSchema,
+  type Target,
+  TARGETS,
+} from "../schema_targets/mod.ts";
 
 /** One tool as the HTTP list returns it. */
 export interface ListedTool {
@@ -18,6 +25,59 @@ export interface ListedTool {
   description: string;
   /** Its JSON Schema, as the module gives it. */
   parameters: Record<string, unknown>;
+}
+
+/** The `target` query parameter: a provider the schemas are shaped for. */
+function targetOf(url: URL): Target | undefined {
+  const value = url.searchParams.get("target");
+  if (value === null || value === "") return undefined;
+  if (!isTarget(value)) {
+    throw new HttpError(
+      400,
+      `unknown target "${value}": use ${TARGETS.join(", ")}`,
+    );
+  }
+  return value;
+}
+
+/** Shaped schemas by the tool's own (a loaded tool keeps its object). */
+const shapedCache = new WeakMap<object, Map<Target, ShapedSchema>>();
+
+function shaped(
+  parameters: Record<string, unknown>,
+  target: Target,
+): ShapedSchema {
+  let byTarget = shapedCache.get(parameters);
+  if (!byTarget) shapedCache.set(parameters, byTarget = new Map());
+  let result = byTarget.get(target);
+  if (!result) byTarget.set(target, result = shapeSchema(parameters, target));
+  return result;
+}
+
+/**
+ * A call as the tool receives it: with `target`, the arguments the
+ * provider's model sent are mapped back to the tool's schema, and checked
+ * against it when the provider saw a rewritten schema.
+ */
+async function toolCall(
+  host: DaemonHost,
+  name: string,
+  body: HostCall,
+  target: Target | undefined,
+): Promise<HostCall> {
+  if (target === undefined) return body;
+  await host.ready?.();
+  const tool = host.list(body.agent, body.parentAgent).find((t) =>
+    t.name === name
+  );
+  if (!tool) return body;
+  const shape = shaped(tool.parameters, target);
+  if (shape.parameters === tool.parameters) return body;
+  return {
+    ...body,
+    args: shape.restore(body.args as Record<string, unknown>),
+    validateArgs: true,
+  };
 }
 
 /** One call handed to the host: the host's own call, less the per-call timeout. */
@@ -104,7 +164,7 @@ function outcomeBody(
 function streamCall(
   host: DaemonHost,
   name: string,
-  body: CallBody,
+  body: HostCall,
 ): Response {
   const controller = new AbortController();
   const encoder = new TextEncoder();
@@ -130,7 +190,6 @@ function streamCall(
     },
   });
   void host.call({
-    name,
     ...body,
     signal: controller.signal,
     onProgress: (update) => send("progress", update),
@@ -170,11 +229,25 @@ export function beeuniRoutes(
         await host.ready?.();
         const agent = url.searchParams.get("agent") || undefined;
         const parent = url.searchParams.get("parentAgent") || undefined;
-        const tools = host.list(agent, parent).map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-        }));
+        const target = targetOf(url);
+        const tools = host.list(agent, parent).map((tool) => {
+          const listed: Record<string, unknown> = {
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.parameters,
+          };
+          if (target === undefined) return listed;
+          const shape = shaped(tool.parameters, target);
+          listed.parameters = shape.parameters;
+          const left = shape.findings.filter((finding) => !finding.rewritten);
+          if (left.length > 0) {
+            // What no safe rewrite removes: the provider may refuse it.
+            listed.problems = left.map((finding) =>
+              `#${finding.pointer}: ${finding.problem}: ${finding.fix}`
+            );
+          }
+          return listed;
+        });
         return json(200, { tools });
       },
     },
@@ -182,14 +255,20 @@ export function beeuniRoutes(
       method: "POST",
       pattern: /^\/beeuni\/tools\/([^/]+)$/,
       params: ["the tool name in the path"],
-      async handle(request, [name]) {
-        const body = parseCallBody(await readBody(request, limit));
+      async handle(request, [name], url) {
+        const target = targetOf(url);
+        const body = await toolCall(
+          host,
+          name,
+          { name, ...parseCallBody(await readBody(request, limit)) },
+          target,
+        );
         if (request.headers.get("accept")?.includes("text/event-stream")) {
           return streamCall(host, name, body);
         }
         const outcome = await watch.run(
           request,
-          (signal) => host.call({ name, ...body, signal }),
+          (signal) => host.call({ ...body, signal }),
         );
         const [status, result] = outcomeBody(name, outcome);
         return json(status, result);

@@ -11,8 +11,12 @@
  * | method | path | answer |
  * | --- | --- | --- |
  * | GET | `/beeuni/health` | `{ ok, tools, running }` |
- * | GET | `/beeuni/tools?agent=A&parentAgent=P` | `{ tools: [{ name, description, parameters }] }` |
- * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` |
+ * | GET | `/beeuni/tools?agent=A&parentAgent=P&target=T` | `{ tools: [{ name, description, parameters, problems? }] }` |
+ * | POST | `/beeuni/tools/<name>?target=T` | `{ output }` or `{ error }` |
+ *
+ * With `target` (`openai`, `openai-strict`, `anthropic` or `gemini`), the
+ * schemas are shaped for that provider and a call's arguments mapped back
+ * and checked against the tool's own schema.
  * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` |
  *
  * Other handlers mount under a path prefix (`mounts`), behind the same
