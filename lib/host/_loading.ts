@@ -19,7 +19,7 @@ const SYNTAX_ERROR = "the module has a syntax error: ";
 export interface ModuleLoadingOptions {
   /** The project folder. */
   directory: string;
-  /** Whether arguments are validated: the compiled schema is kept. */
+  /** Whether arguments are validated (defaults are filled in either way). */
   validateArgs: boolean;
   /** How long one module's import may take. */
   loadTimeoutMs: number;
@@ -36,9 +36,11 @@ export interface ModuleLoadingOptions {
 /** Loads a host's modules and records what they report. */
 export class ModuleLoading {
   readonly #o: ModuleLoadingOptions;
-  #compile?: Promise<
-    (schema: Record<string, unknown>) => LoadedTool["validate"]
-  >;
+  #schema?: Promise<typeof import("./_schema.ts")>;
+  #compile?: (
+    schema: Record<string, unknown>,
+    validate: boolean,
+  ) => LoadedTool["prepare"];
 
   /** Loading for the host `options` describes. */
   constructor(options: ModuleLoadingOptions) {
@@ -72,7 +74,10 @@ export class ModuleLoading {
     };
   }
 
-  /** Checks a reported schema with Ajv (the validator is kept for the calls). */
+  /**
+   * Checks a reported schema with Ajv under the draft it declares (what
+   * prepares the arguments is kept for the calls).
+   */
   async accept(generation: Generation, report: LoadReport): Promise<void> {
     if (!report.ok) {
       generation.record(await this.#located(generation, report));
@@ -81,16 +86,18 @@ export class ModuleLoading {
     const resolved = generation.toolSet.tools.find((t) =>
       t.name === report.name
     )!;
-    this.#compile ??= import("./_schema.ts").then((m) => m.schemaCompiler());
-    let validate: LoadedTool["validate"];
+    const schema = await (this.#schema ??= import("./_schema.ts"));
+    this.#compile ??= schema.schemaCompiler();
+    let prepare: LoadedTool["prepare"];
     try {
-      const compiled = (await this.#compile)(report.parameters);
-      if (this.#o.validateArgs) validate = compiled;
+      prepare = this.#compile(report.parameters, this.#o.validateArgs);
     } catch (error) {
       generation.record({
         name: report.name,
         ok: false,
-        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
+        reason: error instanceof schema.UnknownDraftError
+          ? error.message
+          : `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
       });
       return;
     }
@@ -100,7 +107,7 @@ export class ModuleLoading {
       parameters: report.parameters,
       kind: resolved.kind,
       source: resolved.source,
-      validate,
+      prepare,
     });
   }
 

@@ -269,7 +269,6 @@ class HostState {
       events: this.#events,
       log,
       timeoutMs: timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS),
-      validateArgs: options.validateArgs ?? false,
       harness: options.harness ?? "experimental",
       secrets: options.secrets,
     });
