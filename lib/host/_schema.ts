@@ -138,11 +138,28 @@ function hasDefaults(schema: unknown): boolean {
   );
 }
 
-/** A copy of JSON arguments that filling defaults may change. */
-function copyOf(args: unknown): unknown {
-  return typeof args === "object" && args !== null
-    ? JSON.parse(JSON.stringify(args))
-    : args;
+/** How deep {@linkcode copyOf} copies: below, a cycle's parts are shared. */
+const COPY_DEPTH = 100;
+
+/**
+ * A copy of `value`'s arrays and plain objects, for filling in defaults:
+ * strings and other values are shared, so a long text costs nothing.
+ */
+function copyOf(value: unknown, depth = 0): unknown {
+  if (typeof value !== "object" || value === null || depth > COPY_DEPTH) {
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => copyOf(v, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const key of Object.keys(out)) {
+    const item = out[key];
+    if (typeof item === "object" && item !== null) {
+      out[key] = copyOf(item, depth + 1);
+    }
+  }
+  return out;
 }
 
 function newAjv(draft: Draft): Ajv | Ajv2019 | Ajv2020 {
