@@ -1,19 +1,24 @@
 // What a call's arguments cost before `execute`: the schema's defaults
 // filled in (on a copy) and the opt-in validation, per call, side by side
-// with arguments passed on as sent; then what compiling a schema costs under
-// each draft, and importing the schema module, this checkout against
-// another (each import in a fresh process). Medians of the rounds.
+// with arguments passed on as sent; a whole call through `createHost()` to
+// a tool with defaults and to one without, side by side; what compiling a
+// schema costs under each draft; and what importing the 2019-09 and
+// 2020-12 classes adds to Ajv's (in a fresh process). Medians of the rounds.
 //
-//   deno run -A bench/arguments.ts [--compare <older checkout>] [--rounds 9]
+//   deno run -A bench/arguments.ts [--rounds 9]
 
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { createHost } from "../mod.ts";
 import { type PrepareArgs, schemaCompiler } from "../lib/host/_schema.ts";
 import { median } from "./_stats.ts";
+import { write } from "./_write.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { compare: { type: "string" }, rounds: { type: "string" } },
+  options: { rounds: { type: "string" } },
 });
 const ROUNDS = Number(values.rounds ?? 9);
 const CALLS = 20_000;
@@ -88,6 +93,62 @@ for (const [name, { small, large }] of calls) {
   );
 }
 
+// A whole call: the same tool with and without defaults in its schema.
+const project = mkdtempSync(join(tmpdir(), "beeuni_bench_arguments_"));
+write(
+  join(project, "beeuni.yaml"),
+  "tools:\n  plain: tools/plain.ts\n  defaulted: tools/defaulted.ts\n",
+);
+for (const [name, defaults] of [["plain", false], ["defaulted", true]]) {
+  write(
+    join(project, "tools", `${name}.ts`),
+    `export default { description: "Echo", parameters: ${
+      JSON.stringify(searchSchema(defaults as boolean))
+    }, execute: (args) => args.query };\n`,
+  );
+}
+const host = await createHost({ directory: project, log: () => {} });
+const whole = { plain: [] as number[], defaulted: [] as number[] };
+try {
+  const once = async (name: string) => {
+    const start = performance.now();
+    const outcome = await host.call({
+      name,
+      args: SMALL,
+      sessionId: "bench",
+      agent: "bench",
+    });
+    if (!outcome.ok) throw new Error(outcome.error);
+    return performance.now() - start;
+  };
+  for (let i = 0; i < 200; i++) await once("plain"), await once("defaulted");
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0
+      ? ["plain", "defaulted"] as const
+      : ["defaulted", "plain"] as const;
+    for (const name of order) {
+      const times: number[] = [];
+      for (let i = 0; i < 500; i++) times.push(await once(name));
+      whole[name].push(median(times));
+    }
+  }
+} finally {
+  await host.close();
+  rmSync(project, { recursive: true, force: true });
+}
+const plain = median(whole.plain);
+const defaulted = median(whole.defaulted);
+console.log(
+  `\nOne call through createHost() (median of 500, median of ${ROUNDS} rounds):\n`,
+);
+console.log("| no default (ms) | defaults filled in (ms) | ratio |");
+console.log("| ---: | ---: | ---: |");
+console.log(
+  `| ${plain.toFixed(3)} | ${defaulted.toFixed(3)} | ${
+    (defaulted / plain).toFixed(2)
+  }x |`,
+);
+
 // Compiling: a fresh compiler per schema, so nothing comes from its cache.
 const DRAFTS: [string, string | undefined][] = [
   ["draft-07 (no `$schema`)", undefined],
@@ -113,45 +174,35 @@ for (const [name, times] of compiled) {
   console.log(`| ${name} | ${median(times).toFixed(2)} |`);
 }
 
-/** Milliseconds to import `root`'s lib/host/_schema.ts in a fresh Deno. */
-async function importMs(root: string): Promise<number> {
-  const url = new URL(`file://${join(root, "lib/host/_schema.ts")}`).href;
-  const script = `const t = performance.now(); await import(${
-    JSON.stringify(url)
-  }); console.log(performance.now() - t);`;
+/**
+ * In a fresh Deno: milliseconds to import Ajv's draft-07 class (all the
+ * host imported before), then its 2019-09 and 2020-12 classes beside it.
+ */
+async function importMs(): Promise<[number, number]> {
+  const script = `let t = performance.now(); await import("ajv");
+const base = performance.now() - t; t = performance.now();
+await import("ajv/dist/2019.js"); await import("ajv/dist/2020.js");
+console.log(JSON.stringify([base, performance.now() - t]));`;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      "--config",
-      join(root, "deno.json"),
-      script,
-    ],
-    cwd: root,
+    args: ["eval", script],
+    cwd: join(import.meta.dirname!, ".."),
     stderr: "inherit",
   }).output();
-  if (!out.success) throw new Error(`importing in ${root} failed`);
-  return Number(new TextDecoder().decode(out.stdout));
+  if (!out.success) throw new Error("importing Ajv failed");
+  return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
-if (values.compare) {
-  const here = join(import.meta.dirname!, "..");
-  const sides = { before: [] as number[], now: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? ["now", "before"] : ["before", "now"];
-    for (const side of order) {
-      sides[side as keyof typeof sides].push(
-        await importMs(side === "now" ? here : values.compare),
-      );
-    }
-  }
-  const before = median(sides.before);
-  const now = median(sides.now);
-  console.log(`\nImporting the schema module, median of ${ROUNDS}:\n`);
-  console.log("| before (ms) | now (ms) | ratio |");
-  console.log("| ---: | ---: | ---: |");
-  console.log(
-    `| ${before.toFixed(1)} | ${now.toFixed(1)} | ${
-      (now / before).toFixed(2)
-    }x |`,
-  );
+const imports = { base: [] as number[], drafts: [] as number[] };
+for (let round = 0; round < ROUNDS; round++) {
+  const [base, drafts] = await importMs();
+  imports.base.push(base);
+  imports.drafts.push(drafts);
 }
+console.log(`\nImporting Ajv in a fresh process, median of ${ROUNDS}:\n`);
+console.log("| Ajv (draft-07) (ms) | then 2019-09 and 2020-12 (ms) |");
+console.log("| ---: | ---: |");
+console.log(
+  `| ${median(imports.base).toFixed(1)} | ${
+    median(imports.drafts).toFixed(1)
+  } |`,
+);
