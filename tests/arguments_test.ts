@@ -120,18 +120,7 @@ Deno.test("beeuni mcp over stdio fills in defaults and, with --validate, refuses
   await using project = await tempProject(SOURCE);
   const server = new StdioServer(project.dir, ["--validate", "--no-watch"]);
   try {
-    await server.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "arguments-test", version: "1" },
-      },
-    });
-    await server.response(1);
-    await server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await server.initialize();
     const calls: [string, unknown][] = [
       ["multiply", { a: 4 }],
       ["search", { query: "q" }],
