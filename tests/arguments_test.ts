@@ -149,7 +149,7 @@ Deno.test("beeuni mcp over stdio fills in defaults and, with --validate, refuses
   }
 });
 
-Deno.test("tools call fills in defaults (a tool migrated from zod .default(2) prints 8, not NaN), and --validate refuses a wrong 2020-12 tuple (T2)", async () => {
+Deno.test("tools call fills in defaults (a tool migrated from zod .default(2) prints 8, not NaN), --validate refuses a wrong 2020-12 tuple, and validate --load names a draft-04 schema (T2, T8)", async () => {
   await using project = await tempProject(SOURCE);
   const env = { XDG_STATE_HOME: join(project.dir, ".state") };
   const call = (name: string, args: string, ...flags: string[]) =>
@@ -171,6 +171,14 @@ Deno.test("tools call fills in defaults (a tool migrated from zod .default(2) pr
   assert.ok(
     old.stderr.startsWith(`tool "old_draft" did not load: ${OLD_DRAFT}\n`),
     old.stderr,
+  );
+  const validated = await beeuni(project.dir, ["validate", "--load"], { env });
+  assert.equal(validated.code, 1);
+  assert.ok(
+    validated.stdout.includes(
+      `beeuni.yaml:7:14: error: tool "old_draft" did not load: ${OLD_DRAFT}\n`,
+    ),
+    validated.stdout + validated.stderr,
   );
 });
 
