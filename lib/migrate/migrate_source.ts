@@ -36,7 +36,10 @@
  *   parse,
  *   force: false,
  * });
- * assert.deepEqual(plan.files[0].tools, [{ name: "to_ms", module: "tools/to_ms.ts" }]);
+ * assert.deepEqual(
+ *   plan.files[0].tools.map((t) => [t.name, t.module]),
+ *   [["to_ms", "tools/to_ms.ts"]],
+ * );
  * assert.match(plan.manifest!.after, /^  to_ms: tools\/to_ms\.ts/m);
  * ```
  *
