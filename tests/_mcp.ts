@@ -100,6 +100,20 @@ export async function mcpDaemon(
 // deno-lint-ignore no-explicit-any
 export type Rpc = any;
 
+/** An `initialize` request `id` asking for revision `version`. */
+export function initializeMessage(id: unknown, version = "2025-11-25"): Rpc {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: version,
+      capabilities: {},
+      clientInfo: { name: "stdio-test", version: "1" },
+    },
+  };
+}
+
 /** A `beeuni mcp` process (from the source files) serving the project in `dir`, and its lines. */
 export class StdioServer {
   readonly child: Deno.ChildProcess;
@@ -153,6 +167,14 @@ export class StdioServer {
     await this.#writer.write(new TextEncoder().encode(
       (typeof message === "string" ? message : JSON.stringify(message)) + "\n",
     ));
+  }
+
+  /** Starts the session: `initialize` as request `id`, then `notifications/initialized`; returns the result. */
+  async initialize(id: unknown = 1, version = "2025-11-25"): Promise<Rpc> {
+    await this.send(initializeMessage(id, version));
+    const { result } = await this.response(id);
+    await this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return result;
   }
 
   /** The first message (after `from`) that `match` accepts, as parsed JSON. */

@@ -4,18 +4,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CLI } from "./_helpers.ts";
-import { StdioServer, tempProject, waitForFile } from "./_mcp.ts";
+import {
+  initializeMessage,
+  StdioServer,
+  tempProject,
+  waitForFile,
+} from "./_mcp.ts";
 
-const init = (id: number, version = "2025-11-25") => ({
-  jsonrpc: "2.0",
-  id,
-  method: "initialize",
-  params: {
-    protocolVersion: version,
-    capabilities: {},
-    clientInfo: { name: "stdio-test", version: "1" },
-  },
-});
+const init = initializeMessage;
 
 Deno.test("beeuni mcp serves the tools over stdio: JSON-RPC lines on stdout, every log on stderr (C4)", async () => {
   await using project = await tempProject();

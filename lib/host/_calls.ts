@@ -54,7 +54,7 @@ export interface CallsOptions {
   log(line: string): void;
   /** A call's timeout when it asks for none. */
   timeoutMs: number;
-  /** Whether arguments are validated. */
+  /** Whether every call's arguments are validated (a call may ask alone). */
   validateArgs: boolean;
   /** Whose visibility rules apply. */
   harness: Harness;
@@ -135,21 +135,31 @@ export class Calls {
     return outcome;
   }
 
-  async #checkArgs(
+  /**
+   * `request` with its arguments ready for `execute` (the schema's
+   * defaults filled in), or why it may not run (validation on for the host
+   * or asked for by the call).
+   */
+  async #prepared(
     generation: Generation,
     request: CallRequest,
-  ): Promise<CallOutcome | undefined> {
-    if (!this.#o.validateArgs && !request.validateArgs) return undefined;
+  ): Promise<CallRequest | CallOutcome> {
     await generation.whenSettled(request.name);
     const tool = generation.tools.get(request.name);
-    if (!tool?.validate || tool.validate(request.args)) return undefined;
-    const { argumentErrors } = await import("./_schema.ts");
+    const prepared = tool?.prepare?.(
+      request.args,
+      this.#o.validateArgs || request.validateArgs === true,
+    );
+    if (!prepared) return request;
+    if (prepared.ok) {
+      return prepared.args === request.args
+        ? request
+        : { ...request, args: prepared.args };
+    }
     return {
       ok: false,
       status: "error",
-      error: `invalid arguments for tool "${tool.name}": ${
-        argumentErrors(tool.validate.errors)
-      }`,
+      error: `invalid arguments for tool "${request.name}": ${prepared.error}`,
     };
   }
 
@@ -191,9 +201,12 @@ export class Calls {
     // its runners stopped) while the call's arguments are checked.
     generation.enter();
     try {
-      const refused = this.#refusal(generation, request) ??
-        await this.#checkArgs(generation, request);
-      return refused ?? await this.#runOn(generation, request);
+      const refused = this.#refusal(generation, request);
+      if (refused) return refused;
+      const prepared = await this.#prepared(generation, request);
+      return "ok" in prepared
+        ? prepared
+        : await this.#runOn(generation, prepared);
     } finally {
       generation.leave();
     }

@@ -16,13 +16,16 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import { localFiles } from "./_module_graph.ts";
 import type { LoadReport, ModuleRef } from "./_protocol.ts";
-import type { Validator } from "./_schema.ts";
+import type { PrepareArgs } from "./_schema.ts";
 import type { HostedTool, LoadError } from "./types.ts";
 
 /** A tool whose module loaded. */
 export interface LoadedTool extends HostedTool {
-  /** Its validator. */
-  validate?: Validator;
+  /**
+   * What its arguments go through before `execute` (defaults, validation),
+   * when there is anything to do.
+   */
+  prepare?: PrepareArgs;
 }
 
 /** What a project reading gives a generation. */

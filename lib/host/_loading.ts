@@ -19,8 +19,6 @@ const SYNTAX_ERROR = "the module has a syntax error: ";
 export interface ModuleLoadingOptions {
   /** The project folder. */
   directory: string;
-  /** Whether arguments are validated: the compiled schema is kept. */
-  validateArgs: boolean;
   /** How long one module's import may take. */
   loadTimeoutMs: number;
   /** Starts runner processes. */
@@ -36,9 +34,8 @@ export interface ModuleLoadingOptions {
 /** Loads a host's modules and records what they report. */
 export class ModuleLoading {
   readonly #o: ModuleLoadingOptions;
-  #compile?: Promise<
-    (schema: Record<string, unknown>) => LoadedTool["validate"]
-  >;
+  #schema?: Promise<typeof import("./_schema.ts")>;
+  #compile?: (schema: Record<string, unknown>) => LoadedTool["prepare"];
 
   /** Loading for the host `options` describes. */
   constructor(options: ModuleLoadingOptions) {
@@ -72,7 +69,10 @@ export class ModuleLoading {
     };
   }
 
-  /** Checks a reported schema with Ajv (the validator is kept for the calls). */
+  /**
+   * Checks a reported schema with Ajv under the draft it declares (what
+   * prepares the arguments is kept for the calls).
+   */
   async accept(generation: Generation, report: LoadReport): Promise<void> {
     if (!report.ok) {
       generation.record(await this.#located(generation, report));
@@ -81,16 +81,19 @@ export class ModuleLoading {
     const resolved = generation.toolSet.tools.find((t) =>
       t.name === report.name
     )!;
-    this.#compile ??= import("./_schema.ts").then((m) => m.schemaCompiler());
-    let validate: LoadedTool["validate"];
+    const schema = await (this.#schema ??= import("./_schema.ts"));
+    this.#compile ??= schema.schemaCompiler();
+    let prepare: LoadedTool["prepare"];
     try {
       // Kept even when arguments are not validated: a call may ask for it.
-      validate = (await this.#compile)(report.parameters);
+      prepare = this.#compile(report.parameters);
     } catch (error) {
       generation.record({
         name: report.name,
         ok: false,
-        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
+        reason: error instanceof schema.UnknownDraftError
+          ? error.message
+          : `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
       });
       return;
     }
@@ -100,7 +103,7 @@ export class ModuleLoading {
       parameters: report.parameters,
       kind: resolved.kind,
       source: resolved.source,
-      validate,
+      prepare,
     });
   }
 

@@ -1,6 +1,7 @@
 /**
- * Compiling tools' `parameters` with Ajv: the load check and the
- * opt-in argument validation. Schemas that differ only in annotations
+ * Compiling tools' `parameters` with Ajv, under the JSON Schema draft the
+ * schema declares: the load check, the defaults filled in before a call and
+ * the opt-in argument validation. Schemas that differ only in annotations
  * (`description`, `title`, …) validate alike, so they share one compiled
  * validator: most of a project's schemas then compile once.
  *
@@ -8,9 +9,63 @@
  */
 
 import { Ajv } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 /** A compiled validator: `errors` holds Ajv's errors after a failed call. */
-export type Validator = ((data: unknown) => boolean) & { errors?: unknown };
+type Validator = ((data: unknown) => boolean) & { errors?: unknown };
+
+/**
+ * What a tool's arguments go through before `execute`: the schema's
+ * defaults filled in (on a copy), and the check when validation is on.
+ */
+export type PrepareArgs = (
+  args: unknown,
+  validate: boolean,
+) => { ok: true; args: unknown } | { ok: false; error: string };
+
+/** The drafts the host validates, and the `$schema` that names each. */
+const DRAFTS = {
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+} as const;
+
+type Draft = keyof typeof DRAFTS;
+
+/** `uri` without its scheme's `s` and an empty fragment, as it is compared. */
+function uriKey(uri: string): string {
+  return uri.replace(/^https:/, "http:").replace(/#$/, "");
+}
+
+const BY_URI = new Map<string, Draft>(
+  Object.entries(DRAFTS).map(([draft, uri]) => [uriKey(uri), draft as Draft]),
+);
+
+/** A `$schema` naming a draft the host does not validate. */
+export class UnknownDraftError extends Error {}
+
+/**
+ * The draft `schema` declares by `$schema` (draft-07 without one); throws
+ * an {@linkcode UnknownDraftError} saying what to change for a draft the
+ * host does not validate.
+ */
+function draftOf(schema: Record<string, unknown>): Draft {
+  const declared = schema.$schema;
+  if (declared === undefined) return "draft-07";
+  const draft = typeof declared === "string"
+    ? BY_URI.get(uriKey(declared))
+    : undefined;
+  if (draft) return draft;
+  const known = Object.values(DRAFTS).map((uri) => `"${uri}"`);
+  throw new UnknownDraftError(
+    `parameters declares "$schema": ${
+      JSON.stringify(declared)
+    }, a JSON Schema draft the host does not validate: declare ${
+      known.slice(0, -1).join(", ")
+    } or ${known.at(-1)}, or leave "$schema" out for draft-07`,
+  );
+}
 
 const ANNOTATIONS = new Set([
   "description",
@@ -72,31 +127,89 @@ function withoutAnnotations(schema: unknown): unknown {
   return out;
 }
 
+/** Whether `schema` has a `default` keyword at a schema position. */
+function hasDefaults(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(hasDefaults);
+  if (!isObject(schema)) return false;
+  if ("default" in schema) return true;
+  return Object.entries(schema).some(([key, value]) =>
+    SCHEMA_MAPS.has(key) && isObject(value)
+      ? Object.values(value).some(hasDefaults)
+      : SCHEMA_VALUES.has(key) && hasDefaults(value)
+  );
+}
+
+/** How deep {@linkcode copyOf} copies: below, a cycle's parts are shared. */
+const COPY_DEPTH = 100;
+
 /**
- * A compiler with a cache keyed by the schema without its annotations. A
- * top-level `$schema` is set aside: the check is that the schema compiles
- * under Ajv's default draft.
+ * A copy of `value`'s arrays and plain objects, for filling in defaults:
+ * strings and other values are shared, so a long text costs nothing.
  */
-export function schemaCompiler(): (
-  schema: Record<string, unknown>,
-) => Validator {
-  const ajv = new Ajv({
+function copyOf(value: unknown, depth = 0): unknown {
+  if (typeof value !== "object" || value === null || depth > COPY_DEPTH) {
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => copyOf(v, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const key of Object.keys(out)) {
+    const item = out[key];
+    if (typeof item === "object" && item !== null) {
+      out[key] = copyOf(item, depth + 1);
+    }
+  }
+  return out;
+}
+
+function newAjv(draft: Draft): Ajv | Ajv2019 | Ajv2020 {
+  const options = {
     strict: false,
     allErrors: true,
+    useDefaults: true,
     validateFormats: false,
     validateSchema: false,
     addUsedSchema: false,
-  });
-  const cache = new Map<string, Validator>();
+  };
+  if (draft === "2020-12") return new Ajv2020(options);
+  if (draft === "2019-09") return new Ajv2019(options);
+  return new Ajv(options);
+}
+
+/**
+ * A compiler with a cache keyed by the draft and the schema without its
+ * annotations. It throws when the schema does not compile or declares a
+ * draft the host does not validate. What it gives returns the arguments
+ * as they came when there is nothing to do (no defaults, validation off).
+ */
+export function schemaCompiler(): (
+  schema: Record<string, unknown>,
+) => PrepareArgs {
+  const ajvs = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+  const cache = new Map<string, { check: Validator; defaults: boolean }>();
   return (schema) => {
+    const draft = draftOf(schema);
     const { $schema: _draft, ...rest } = schema;
-    const key = JSON.stringify(withoutAnnotations(rest));
-    let validator = cache.get(key);
-    if (!validator) {
-      validator = ajv.compile(JSON.parse(key)) as Validator;
-      cache.set(key, validator);
+    const key = `${draft} ${JSON.stringify(withoutAnnotations(rest))}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      let ajv = ajvs.get(draft);
+      if (!ajv) ajvs.set(draft, ajv = newAjv(draft));
+      const bare = JSON.parse(key.slice(key.indexOf(" ") + 1));
+      compiled = {
+        check: ajv.compile(bare) as Validator,
+        defaults: hasDefaults(bare),
+      };
+      cache.set(key, compiled);
     }
-    return validator;
+    const { check, defaults } = compiled;
+    return (args, validate) => {
+      if (!defaults && !validate) return { ok: true, args };
+      const filled = defaults ? copyOf(args) : args;
+      if (check(filled) || !validate) return { ok: true, args: filled };
+      return { ok: false, error: argumentErrors(check.errors) };
+    };
   };
 }
 

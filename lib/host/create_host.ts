@@ -254,7 +254,6 @@ class HostState {
     });
     this.#loader = new ModuleLoading({
       directory: options.directory,
-      validateArgs: options.validateArgs ?? false,
       loadTimeoutMs: timeoutOf(options.loadTimeoutMs, 10_000),
       launcher,
       spare: this.#spare,
