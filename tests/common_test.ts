@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   escapeControl,
+  isPlainObject,
   jsonSyntaxError,
   removeStaleTemps,
   withFileLock,
@@ -154,4 +155,15 @@ Deno.test("jsonSyntaxError() finds a break exactly where JSON.parse refuses a te
       "expected a value (a string in double quotes, a number, true, false, null, an object or a list)",
     near: "",
   });
+});
+
+Deno.test("isPlainObject() accepts JSON objects and null-prototype records, and refuses null, arrays and class instances", () => {
+  for (const value of [{}, JSON.parse('{"a": [1]}'), Object.create(null)]) {
+    assert.equal(isPlainObject(value), true, Deno.inspect(value));
+  }
+  for (
+    const value of [null, undefined, [], "{}", 1, new Date(0), new Map(), /x/]
+  ) {
+    assert.equal(isPlainObject(value), false, Deno.inspect(value));
+  }
 });

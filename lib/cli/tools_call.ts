@@ -15,7 +15,11 @@ import {
 } from "./command.ts";
 import { timeoutOption } from "./_timeout_option.ts";
 import { projectHost } from "./_project_host.ts";
-import { escapeControl, jsonSyntaxError } from "../common/mod.ts";
+import {
+  escapeControl,
+  isPlainObject,
+  jsonSyntaxError,
+} from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { nearestName, undefinedAgentNote } from "../manifest/mod.ts";
@@ -44,12 +48,12 @@ function parseArgsJson(text: string, source: string): Record<string, unknown> {
       } pass an object such as ${EXAMPLE}`,
     );
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new UsageError(
       `${source} must be a JSON object such as ${EXAMPLE}`,
     );
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /** The manifest's errors, one line each, as `validate` prints them. */

@@ -35,6 +35,7 @@ export { type FileLockOptions, withFileLock } from "./file_lock.ts";
 export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
+export { isPlainObject } from "./is_plain_object.ts";
 export { toolEnv } from "./tool_env.ts";
 export { readAtMost } from "./read_at_most.ts";
 export {

@@ -36,7 +36,7 @@ import type {
   SourcePos,
   ToolEntry,
 } from "./types.ts";
-import { errorMessage } from "../common/mod.ts";
+import { errorMessage, isPlainObject } from "../common/mod.ts";
 import { spacedEntry } from "./_colon_space.ts";
 import {
   HINT_BUDGET_CELLS,
@@ -385,9 +385,7 @@ class FileParser {
         continue;
       }
       const raw = treeToJS(node);
-      if (raw && typeof raw === "object" && !Array.isArray(raw)) {
-        agent.raw = raw as Record<string, unknown>;
-      }
+      if (isPlainObject(raw)) agent.raw = raw;
       for (const field of node.items) {
         const fieldKey = field.key;
         if (!isScalar(fieldKey)) continue;

@@ -14,7 +14,12 @@
  * @module
  */
 
-import { callerStringProblem, readAtMost, StreamPool } from "../common/mod.ts";
+import {
+  callerStringProblem,
+  isPlainObject,
+  readAtMost,
+  StreamPool,
+} from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -589,9 +594,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     version: string,
   ): Response {
     const filter = message.params?.notifications;
-    if (
-      typeof filter !== "object" || filter === null || Array.isArray(filter)
-    ) {
+    if (!isPlainObject(filter)) {
       return json(
         200,
         errorResponse(

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { isPlainObject } from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -98,8 +99,7 @@ export function serveStdio(options: McpStdioOptions): McpStdio {
 
   function listen(message: RpcRequest): RpcResponse | undefined {
     const filter = message.params?.notifications;
-    const tools = typeof filter === "object" && filter !== null &&
-      (filter as Record<string, unknown>).toolsListChanged === true;
+    const tools = isPlainObject(filter) && filter.toolsListChanged === true;
     if (tools) {
       subscriptions.set(idKey(message.id), {
         id: message.id,

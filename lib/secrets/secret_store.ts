@@ -29,6 +29,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import {
   canonicalRoot,
   type Env,
+  isPlainObject,
   projectKey,
   removeStaleTemps,
   stateDir,
@@ -82,9 +83,7 @@ function readStore(path: string): Record<string, string> {
     );
   }
   const secrets = (data as Partial<StoreFile> | null)?.secrets;
-  if (
-    typeof secrets !== "object" || secrets === null || Array.isArray(secrets)
-  ) {
+  if (!isPlainObject(secrets)) {
     throw new Error(
       `cannot read secret store "${path}": no "secrets" object (fix or delete the file)`,
     );
