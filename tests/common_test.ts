@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   escapeControl,
+  isLoopbackHostHeader,
+  isLoopbackHostname,
   isPlainObject,
   jsonSyntaxError,
+  listenProblem,
   removeStaleTemps,
   withFileLock,
   writeFileAtomic,
@@ -166,4 +169,33 @@ Deno.test("isPlainObject() accepts JSON objects and null-prototype records, and 
   ) {
     assert.equal(isPlainObject(value), false, Deno.inspect(value));
   }
+});
+
+Deno.test("one loopback set: localhost, 127.0.0.1 and ::1 are loopback as a listen address, in a Host header and as a URL's hostname; nothing else is (D7)", () => {
+  for (const name of ["localhost", "LocalHost", "127.0.0.1", "::1", "[::1]"]) {
+    assert.equal(isLoopbackHostname(name), true, name);
+    assert.equal(listenProblem(name, false), undefined, name);
+  }
+  for (
+    const url of ["http://localhost:1/", "http://127.0.0.1/", "http://[::1]:8/"]
+  ) {
+    assert.equal(isLoopbackHostname(new URL(url).hostname), true, url);
+  }
+  for (
+    const header of ["localhost", "localhost:8787", "127.0.0.1:1", "[::1]:80"]
+  ) {
+    assert.equal(isLoopbackHostHeader(header), true, header);
+  }
+  for (const name of ["0.0.0.0", "127.0.0.2", "example.com", "[::2]", ""]) {
+    assert.equal(isLoopbackHostname(name), false, name);
+    assert.equal(isLoopbackHostHeader(name), false, name);
+  }
+  for (const header of ["::1", "localhost:x", "evil.com:80", null]) {
+    assert.equal(isLoopbackHostHeader(header), false, String(header));
+  }
+  assert.equal(
+    listenProblem("0.0.0.0", false),
+    'refusing to listen on "0.0.0.0": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway',
+  );
+  assert.equal(listenProblem("0.0.0.0", true), undefined);
 });

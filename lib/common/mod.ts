@@ -45,7 +45,11 @@ export {
   tempTarget,
 } from "./stale_temps.ts";
 export { testPause } from "./test_pause.ts";
-export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
+export {
+  isLoopbackHostHeader,
+  isLoopbackHostname,
+  listenProblem,
+} from "./loopback.ts";
 export { RUNNER_MARKER } from "./runner_marker.ts";
 export { secretEqual } from "./secret_equal.ts";
 export { callerStringProblem, MAX_CALLER_STRING } from "./caller_string.ts";

@@ -6,7 +6,7 @@
  */
 
 import { resolve } from "node:path";
-import { isLoopbackHostname, parseOptions, UsageError } from "../common/mod.ts";
+import { listenProblem, parseOptions, UsageError } from "../common/mod.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import { DEFAULT_CONNECTION_LIMITS } from "../runtime/mod.ts";
 import type { DaemonOptions } from "./start_daemon.ts";
@@ -168,11 +168,8 @@ export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   const dir = resolve(cwd, (values.dir as string | undefined) ?? ".");
   const hostname = (values.hostname as string | undefined) ?? "127.0.0.1";
   const allowRemote = values["allow-remote"] === true;
-  if (!allowRemote && !isLoopbackHostname(hostname)) {
-    throw new UsageError(
-      `refusing to listen on "${hostname}": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
-    );
-  }
+  const refused = listenProblem(hostname, allowRemote);
+  if (refused !== undefined) throw new UsageError(refused);
   return {
     dir,
     manifest: path("manifest"),

@@ -16,6 +16,7 @@
 
 import {
   callerStringProblem,
+  isLoopbackHostname,
   isPlainObject,
   readAtMost,
   StreamPool,
@@ -162,8 +163,6 @@ function json(
   return response;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /** Whether a browser `Origin` may use this server: a loopback origin, or (when allowed) the server's own. */
 function originAllowed(
   origin: string,
@@ -177,7 +176,7 @@ function originAllowed(
     return false;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  if (LOOPBACK.has(url.hostname.toLowerCase())) return true;
+  if (isLoopbackHostname(url.hostname)) return true;
   return sameOrigin && url.host === request.headers.get("host");
 }
 
