@@ -37,7 +37,7 @@ export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
 export { isPlainObject } from "./is_plain_object.ts";
 export { toolEnv } from "./tool_env.ts";
-export { readAtMost } from "./read_at_most.ts";
+export { BodyTextError, readBodyText } from "./read_body_text.ts";
 export {
   removeStaleTemps,
   STALE_TEMP_MS,

@@ -1,13 +1,9 @@
 // The daemon's own routes under /beeuni/, as a table.
 
+import { readBodyText } from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
-import {
-  checkCallerString,
-  decodeSegment,
-  json,
-  readBody,
-} from "./_respond.ts";
+import { checkCallerString, decodeSegment, json } from "./_respond.ts";
 import { type CallBody, parseCallBody } from "./call_body.ts";
 
 /** One tool as the HTTP list returns it. */
@@ -183,7 +179,7 @@ export function beeuniRoutes(
       pattern: /^\/beeuni\/tools\/([^/]+)$/,
       params: ["the tool name in the path"],
       async handle(request, [name]) {
-        const body = parseCallBody(await readBody(request, limit));
+        const body = parseCallBody(await readBodyText(request, limit));
         if (request.headers.get("accept")?.includes("text/event-stream")) {
           return streamCall(host, name, body);
         }

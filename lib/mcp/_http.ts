@@ -15,10 +15,11 @@
  */
 
 import {
+  BodyTextError,
   callerStringProblem,
   isLoopbackHostname,
   isPlainObject,
-  readAtMost,
+  readBodyText,
   StreamPool,
 } from "../common/mod.ts";
 import {
@@ -245,24 +246,16 @@ function isJsonContentType(header: string | null): boolean {
     header.split(";")[0].trim().toLowerCase() === "application/json";
 }
 
-const utf8 = new TextDecoder("utf-8");
-
+/** The body as text: over `limit` bytes a 413, not UTF-8 a parse error. */
 async function readBody(request: Request, limit: number): Promise<string> {
-  const tooLarge = () =>
-    refuse(
-      413,
-      TRANSPORT_ERROR,
-      `Payload Too Large: the request body is over ${limit} bytes`,
-    );
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) tooLarge();
-  // The server delivers exactly Content-Length bytes; text() is Deno's
-  // quickest read (bytes that are not UTF-8 read as U+FFFD, and then fail
-  // as JSON unless they sit inside a string).
-  if (declared !== null || request.body === null) return await request.text();
-  const bytes = await readAtMost(request.body, limit);
-  if (bytes === undefined) return tooLarge();
-  return utf8.decode(bytes);
+  try {
+    return await readBodyText(request, limit);
+  } catch (error) {
+    if (!(error instanceof BodyTextError)) throw error;
+    return error.status === 413
+      ? refuse(413, TRANSPORT_ERROR, error.message)
+      : refuse(400, PARSE_ERROR, `Parse error: ${error.message}`);
+  }
 }
 
 function parseJson(text: string): unknown {
