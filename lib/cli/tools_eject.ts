@@ -19,12 +19,8 @@ import {
 } from "node:fs/promises";
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
+import { type Command, defineCommand, UsageError } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
 import { loadProject } from "../project/mod.ts";
 import {
@@ -80,14 +76,19 @@ function removeEjectLeftovers(
   }
 }
 
-/** `beeuni tools eject`: makes a Beeuni tool the project's own (E1–E6). */
-export const toolsEjectCommand: Command = {
-  name: "tools eject",
-  summary:
-    "Copy a Beeuni tool into tools/<name>.ts and point beeuni.yaml at it",
-  usage: `Usage: beeuni tools eject <name> [--force] [--manifest PATH]
+const OPTIONS = {
+  force: {
+    type: "boolean",
+    help: "overwrite tools/<name>.ts and replace another module path",
+  },
+  manifest: MANIFEST_OPTION,
+} as const;
 
-Writes the Beeuni tool <name> (web_search, image_search, scrape_webpage,
+/** `beeuni tools eject`: makes a Beeuni tool the project's own (E1–E6). */
+export const toolsEjectCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "<name> [--force] [--manifest PATH]",
+  description:
+    `Writes the Beeuni tool <name> (web_search, image_search, scrape_webpage,
 memory or show), byte for byte as the daemon runs it, to tools/<name>.ts,
 and sets <name>: tools/<name>.ts in the manifest file that declares the
 entry (beeuni.yaml or an imported file). Only that line changes; it ends
@@ -98,30 +99,18 @@ beeuni:<name>, so ejecting removes nothing.
 Refuses (exit 1) a name that is not a Beeuni tool, a manifest with errors,
 an existing tools/<name>.ts, and an entry that points at another module.
 
-To go back: set the line to <name>: beeuni:<name> and delete the file.
-
-Options:
-  --force          overwrite tools/<name>.ts and replace another module path
-  --manifest PATH  the project's beeuni.yaml (default: found from the
-                   current folder upwards)
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      force: { type: "boolean" },
-      manifest: { type: "string" },
-    });
+To go back: set the line to <name>: beeuni:<name> and delete the file.`,
+  options: OPTIONS,
+  positionals: 1,
+  async run({ values, positionals }, io) {
     if (positionals.length === 0) {
       throw new UsageError("name the Beeuni tool to eject, e.g. web_search");
     }
-    if (positionals.length > 1) {
-      throw new UsageError(`unexpected argument "${positionals[1]}"`);
-    }
-    const manifestOption = values.manifest as string | undefined;
-    if (manifestOption === "") throw new UsageError("--manifest needs a path");
+    if (values.manifest === "") throw new UsageError("--manifest needs a path");
     const [name] = positionals;
     const project = await loadProject({
       cwd: io.cwd,
-      manifest: manifestOption,
+      manifest: values.manifest,
     });
     const { root } = project;
     removeEjectLeftovers(
@@ -135,7 +124,7 @@ Options:
       diagnostics: project.diagnostics,
       read: (path) => readFileSync(join(root, path), "utf8"),
       toolFileExists: await exists(join(root, "tools", `${name}.ts`)),
-      force: values.force === true,
+      force: values.force,
     });
     const source = await readBuiltinSource(plan.name);
 
@@ -186,4 +175,4 @@ Options:
     io.stdout(ejectOutput(plan, io.color ? "\x1b[32m✓\x1b[0m" : "✓"));
     return 0;
   },
-};
+});

@@ -23,7 +23,7 @@ import process from "node:process";
 import {
   type Command,
   type CommandIo,
-  parseOptions,
+  defineCommand,
   UsageError,
 } from "./command.ts";
 import {
@@ -56,34 +56,6 @@ function writeAtomic(path: string, text: string): void {
     throw error;
   }
 }
-
-const USAGE = `Usage: beeuni tools migrate [FILE...] [--force] [--manifest PATH]
-
-Moves opencode custom tools from ${LEGACY_TOOLS_DIR}/ into the project so
-both harnesses run them (O1-O4). For each file (default: every .ts and .js
-file directly in that folder):
-  - tool({ description, args, execute }) and plain { description, args,
-    execute } exports become plain objects whose parameters is the JSON
-    Schema opencode hands the model for the zod args; to compute it the file
-    is imported with opencode's plugin package (the project's, or one npm
-    installs once into the toolkit's cache folder);
-  - in execute, opencode's context fields become the project tool's
-    (sessionID -> sessionId, abort -> signal, worktree -> directory),
-    process.env becomes context.env, and a { title, output, metadata }
-    result becomes its output;
-  - the @opencode-ai/plugin and zod imports go; relative imports still work
-    (helpers in the same folder are copied beside the tool);
-  - the file goes to tools/<file>.ts (a named export X becomes the tool
-    <file>_X, served by tools/<file>_X.ts), declared under tools: in the
-    manifest.
-What it cannot convert is listed with file:line. The originals stay where
-they are: delete them once the tools work (until then opencode loads them and
-they win over the hosted tools, O2).
-
-Options:
-  --force            overwrite existing files under tools/
-  --manifest PATH    the root manifest (default: found from the current folder)
-`;
 
 /** The files to migrate: the positionals, or every tool file of the legacy folder. */
 function filesToMigrate(
@@ -211,20 +183,46 @@ function readFiles(
   });
 }
 
+const OPTIONS = {
+  force: { type: "boolean", help: "overwrite existing files under tools/" },
+  manifest: {
+    type: "string",
+    value: "PATH",
+    help: "the root manifest (default: found from the current folder)",
+  },
+} as const;
+
 /** `beeuni tools migrate`: legacy opencode tools into project tools (O1–O4). */
-export const toolsMigrateCommand: Command = {
-  name: "tools migrate",
-  summary:
-    "Move opencode tools from harnesses/opencode/tools/ into the project",
-  usage: USAGE,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      force: { type: "boolean" },
-      manifest: { type: "string" },
-    });
+export const toolsMigrateCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "[FILE...] [--force] [--manifest PATH]",
+  description:
+    `Moves opencode custom tools from ${LEGACY_TOOLS_DIR}/ into the project so
+both harnesses run them (O1-O4). For each file (default: every .ts and .js
+file directly in that folder):
+  - tool({ description, args, execute }) and plain { description, args,
+    execute } exports become plain objects whose parameters is the JSON
+    Schema opencode hands the model for the zod args; to compute it the file
+    is imported with opencode's plugin package (the project's, or one npm
+    installs once into the toolkit's cache folder);
+  - in execute, opencode's context fields become the project tool's
+    (sessionID -> sessionId, abort -> signal, worktree -> directory),
+    process.env becomes context.env, and a { title, output, metadata }
+    result becomes its output;
+  - the @opencode-ai/plugin and zod imports go; relative imports still work
+    (helpers in the same folder are copied beside the tool);
+  - the file goes to tools/<file>.ts (a named export X becomes the tool
+    <file>_X, served by tools/<file>_X.ts), declared under tools: in the
+    manifest.
+What it cannot convert is listed with file:line. The originals stay where
+they are: delete them once the tools work (until then opencode loads them and
+they win over the hosted tools, O2).`,
+  options: OPTIONS,
+  helpColumn: 21,
+  positionals: Infinity,
+  async run({ values, positionals }, io) {
     const project = await loadProject({
       cwd: io.cwd,
-      manifest: values.manifest as string | undefined,
+      manifest: values.manifest,
     });
     const root = project.root;
     const paths = filesToMigrate(root, io.cwd, positionals);
@@ -243,7 +241,7 @@ export const toolsMigrateCommand: Command = {
       files,
       read: reader(root),
       parse,
-      force: values.force === true,
+      force: values.force,
     });
     writePlan(root, plan);
     const out: string[] = [];
@@ -257,13 +255,13 @@ export const toolsMigrateCommand: Command = {
     const migrated = plan.files.filter((file) => file.migrated);
     if (migrated.length > 0) {
       out.push(
-        ...await nextSteps(io, values.manifest as string | undefined, migrated),
+        ...await nextSteps(io, values.manifest, migrated),
       );
     }
     if (out.length > 0) io.stdout(out.join("\n") + "\n");
     return plan.files.some((file) => file.problems.length > 0) ? 1 : 0;
   },
-};
+});
 
 /** The closing lines: what is left to do, and how to check the result. */
 async function nextSteps(

@@ -9,9 +9,10 @@
 import {
   type Command,
   type CommandIo,
-  parseOptions,
+  defineCommand,
   UsageError,
 } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { join, relative } from "node:path";
 import {
   type Diagnostic,
@@ -25,6 +26,24 @@ import {
 import { loadProject, type Project } from "../project/mod.ts";
 
 const FORMATS: readonly DiagnosticsFormat[] = ["text", "json", "github"];
+
+const OPTIONS = {
+  manifest: MANIFEST_OPTION,
+  json: {
+    type: "boolean",
+    help: `print { manifest, valid, errors, warnings,
+diagnostics: [{ file, line, col, severity, rule,
+message }] } (same as --format json)`,
+  },
+  format: {
+    type: "string",
+    value: "FORMAT",
+    choices: FORMATS,
+    help: `text (default), json, or github (workflow commands
+that GitHub Actions shows as annotations)`,
+  },
+  load: { type: "boolean", help: "also load every tool module (T8)" },
+} as const;
 
 /** Where the `tools:` value that declares `name` is written, the first time. */
 function declaredAt(project: Project, name: string): SourcePos | undefined {
@@ -80,13 +99,10 @@ async function loadDiagnostics(
 }
 
 /** `beeuni validate [--manifest PATH] [--json] [--format text|json|github] [--load]`. */
-export const validateCommand: Command = {
-  name: "validate",
-  summary: "Check beeuni.yaml and its imports against every rule",
-  usage:
-    `Usage: beeuni validate [--manifest PATH] [--json] [--format text|json|github] [--load]
-
-Checks beeuni.yaml and every file it imports: tool names, beeuni:<name>
+export const validateCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "[--manifest PATH] [--json] [--format text|json|github] [--load]",
+  description:
+    `Checks beeuni.yaml and every file it imports: tool names, beeuni:<name>
 values, module paths (repo-relative, existing, tracked by git), tools
 declared twice, agents' tools lists, copies of Beeuni tools in
 harnesses/opencode/tools/, and the YAML itself. Prints one line per
@@ -100,53 +116,25 @@ export, parameters that are not an object schema, a package that does not
 resolve.
 
 Exit status: 0 when there is no error (warnings allowed), 1 when there is
-an error, 2 for a usage error.
-
-Options:
-  --manifest PATH    the project's beeuni.yaml (default: found from the
-                     current folder upwards)
-  --json             print { manifest, valid, errors, warnings,
-                     diagnostics: [{ file, line, col, severity, rule,
-                     message }] } (same as --format json)
-  --format FORMAT    text (default), json, or github (workflow commands
-                     that GitHub Actions shows as annotations)
-  --load             also load every tool module (T8)
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      manifest: { type: "string" },
-      json: { type: "boolean" },
-      format: { type: "string" },
-      load: { type: "boolean" },
-    });
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    }
-    const requested = values.format as string | undefined;
+an error, 2 for a usage error.`,
+  options: OPTIONS,
+  helpColumn: 21,
+  async run({ values }, io) {
     if (
-      requested !== undefined &&
-      !(FORMATS as readonly string[]).includes(requested)
+      values.json && values.format !== undefined && values.format !== "json"
     ) {
       throw new UsageError(
-        `unknown format "${requested}": use text, json or github`,
+        `--json and --format ${values.format} contradict each other: pick one`,
       );
     }
-    if (values.json && requested !== undefined && requested !== "json") {
-      throw new UsageError(
-        `--json and --format ${requested} contradict each other: pick one`,
-      );
-    }
-    const format: DiagnosticsFormat = values.json
-      ? "json"
-      : (requested as DiagnosticsFormat | undefined) ?? "text";
-    const manifestOption = values.manifest as string | undefined;
-    if (manifestOption === "") {
+    const format = values.json ? "json" : values.format ?? "text";
+    if (values.manifest === "") {
       throw new UsageError("--manifest needs a path");
     }
 
     const project = await loadProject({
       cwd: io.cwd,
-      manifest: manifestOption,
+      manifest: values.manifest,
     });
     const diagnostics = values.load
       ? sortDiagnostics(project.manifest, [
@@ -164,4 +152,4 @@ Options:
     }
     return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
   },
-};
+});

@@ -13,11 +13,16 @@ export { errorMessage } from "./errors.ts";
 export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
 export { type JsonSyntaxError, jsonSyntaxError } from "./json_syntax_error.ts";
 export {
-  type OptionSpec,
+  type OptionDef,
+  type OptionDefs,
+  type OptionValue,
+  type OptionValues,
   type ParsedArgs,
   parseOptions,
+  type ParseOptionsOptions,
   UsageError,
 } from "./parse_options.ts";
+export { formatUsage, type UsageSpec } from "./format_usage.ts";
 export {
   type AtomicWriteOptions,
   tempPrefix,

@@ -11,7 +11,7 @@ export {
   type RunningDaemon,
   startDaemon,
 } from "./start_daemon.ts";
-export { DAEMON_USAGE, parseDaemonArgs } from "./options.ts";
+export { DAEMON_USAGE, DAEMON_USAGE_SPEC, parseDaemonArgs } from "./options.ts";
 export { locateDaemon, type LocatedDaemon } from "./locate_daemon.ts";
 export { type ProgramRuntime, runDaemon } from "./run_daemon.ts";
 export {
