@@ -10,6 +10,7 @@ import {
   listenProblem,
   readBodyText,
   removeStaleTemps,
+  utf8Length,
   withFileLock,
   writeFileAtomic,
 } from "../lib/common/mod.ts";
@@ -301,4 +302,25 @@ Deno.test("readBodyText() refuses a body over its limit with a 413, by Content-L
     message: "request body too large: over 10 bytes, the limit",
   });
   assert.equal(await readBodyText(new Request("http://127.0.0.1/"), 10), "");
+});
+
+Deno.test("utf8Length() counts the bytes TextEncoder writes, lone surrogates included", () => {
+  const texts = [
+    "",
+    "plain",
+    "é€😀",
+    "\uD800",
+    "\uDC00x",
+    "\uD800é",
+    "a\uDC00\uD800",
+    "\uD83D\uDE00\uD83D",
+    "x".repeat(100) + "ü",
+  ];
+  for (const text of texts) {
+    assert.equal(
+      utf8Length(text),
+      new TextEncoder().encode(text).length,
+      JSON.stringify(text),
+    );
+  }
 });

@@ -41,6 +41,7 @@ export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
 export { isPlainObject } from "./is_plain_object.ts";
+export { utf8Length } from "./utf8_length.ts";
 export { toolEnv } from "./tool_env.ts";
 export { BodyTextError, readBodyText } from "./read_body_text.ts";
 export {
