@@ -23,12 +23,7 @@ import { type Command, defineCommand, UsageError } from "./command.ts";
 import { MANIFEST_OPTION } from "./_options.ts";
 import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
 import { loadProject } from "../project/mod.ts";
-import {
-  errorMessage,
-  removeStaleTemps,
-  tempPrefix,
-  testPause,
-} from "../common/mod.ts";
+import { errorMessage, removeStaleTemps, tempPrefix } from "../common/mod.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -155,7 +150,6 @@ To go back: set the line to <name>: beeuni:<name> and delete the file.`,
         await rename(manifestTemp, manifestPath);
         temps.pop();
       }
-      testPause(io.env, "eject-between-renames");
       try {
         await rename(toolTemp, toolPath);
       } catch (error) {

@@ -25,8 +25,6 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** The mode of folders created on the way; default `0o700`. */
   dirMode?: number;
-  /** Called with the temporary file's path once it is written and flushed, before the rename. */
-  beforeRename?: (temp: string) => void;
 }
 
 /** The prefix of temporary files written by {@linkcode writeFileAtomic}: `.<name>.`. */
@@ -75,7 +73,6 @@ export function writeFileAtomic(
   closeSync(fd);
   try {
     chmodSync(temp, mode);
-    options.beforeRename?.(temp);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });

@@ -50,7 +50,6 @@ export {
   type StaleTempOptions,
   tempTarget,
 } from "./stale_temps.ts";
-export { testPause } from "./test_pause.ts";
 export {
   isLoopbackHostHeader,
   isLoopbackHostname,

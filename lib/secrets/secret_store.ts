@@ -33,7 +33,6 @@ import {
   projectKey,
   removeStaleTemps,
   stateDir,
-  testPause,
   withFileLock,
   writeFileAtomic,
 } from "../common/mod.ts";
@@ -116,9 +115,7 @@ function updateStore(
       sorted[name] = secrets[name];
     }
     const data: StoreFile = { root: canonicalRoot(root), secrets: sorted };
-    writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n", {
-      beforeRename: () => testPause(env, "secrets-write"),
-    });
+    writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n");
     return { path, changed: true };
   });
 }
