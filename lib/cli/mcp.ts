@@ -16,6 +16,7 @@ import { MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
 import { projectHost } from "./_project_host.ts";
 import { locateManifest } from "../project/mod.ts";
 import {
+  DAEMON_OPTIONS,
   logManifestDiagnostics,
   reloadLogger,
   startReloader,
@@ -30,16 +31,10 @@ const OPTIONS = {
     default: "beeuni",
     help: 'whose tools to serve (default "beeuni")',
   },
-  "timeout-ms": {
-    type: "integer",
-    value: "N",
-    help: "the per-call timeout in milliseconds",
-  },
-  validate: {
-    type: "boolean",
-    help: "validate arguments against each tool's schema",
-  },
-  "no-watch": { type: "boolean", help: "do not reload on changes" },
+  // The host's settings the daemon has too, with the same meaning.
+  "timeout-ms": DAEMON_OPTIONS["timeout-ms"],
+  validate: DAEMON_OPTIONS.validate,
+  "no-watch": DAEMON_OPTIONS["no-watch"],
   runner: RUNNER_OPTION,
 } as const;
 

@@ -11,7 +11,12 @@ export {
   type RunningDaemon,
   startDaemon,
 } from "./start_daemon.ts";
-export { DAEMON_USAGE, DAEMON_USAGE_SPEC, parseDaemonArgs } from "./options.ts";
+export {
+  DAEMON_OPTIONS,
+  DAEMON_USAGE,
+  DAEMON_USAGE_SPEC,
+  parseDaemonArgs,
+} from "./options.ts";
 export { locateDaemon, type LocatedDaemon } from "./locate_daemon.ts";
 export { type ProgramRuntime, runDaemon } from "./run_daemon.ts";
 export {

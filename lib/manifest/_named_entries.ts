@@ -1,9 +1,17 @@
-// The entries of a mapping whose keys are names: `tools:` and `agents:`.
+// The entries of a mapping: those whose keys are names (`tools:` and
+// `agents:`), and those whose keys are settings (a file's top level, an
+// agent's settings).
 
 import type { SourcePos } from "./types.ts";
 import { describeNode } from "./_describe_node.ts";
 import type { FileContext } from "./_file_context.ts";
-import { isMap, isNothing, isScalar, type TreeValue } from "./_yaml_tree.ts";
+import {
+  isMap,
+  isNothing,
+  isScalar,
+  type TreeMap,
+  type TreeValue,
+} from "./_yaml_tree.ts";
 
 /** One entry of a mapping of names: the name, where it is written, its value. */
 export interface NamedEntry {
@@ -44,5 +52,27 @@ export function* namedEntries(
       continue;
     }
     yield { name: String(key.value), pos: ctx.nodePos(key), node: pair.value };
+  }
+}
+
+/** One entry of a mapping of settings: the key as written, where, and its value. */
+export interface SettingEntry {
+  key: unknown;
+  pos: SourcePos;
+  value: TreeValue;
+}
+
+/**
+ * The entries of `map` whose keys are scalars, in file order; the others
+ * are passed over.
+ */
+export function* settingEntries(
+  ctx: FileContext,
+  map: TreeMap,
+): Generator<SettingEntry> {
+  for (const pair of map.items) {
+    const key = pair.key;
+    if (!isScalar(key)) continue;
+    yield { key: key.value, pos: ctx.nodePos(key), value: pair.value };
   }
 }

@@ -6,7 +6,7 @@ import type { AgentEntry, NameRef, SourcePos } from "./types.ts";
 import { agentNameWarning, agentSettingWarning } from "./_key_warnings.ts";
 import { describeNode } from "./_describe_node.ts";
 import type { FileContext } from "./_file_context.ts";
-import { namedEntries } from "./_named_entries.ts";
+import { namedEntries, settingEntries } from "./_named_entries.ts";
 import { nameList } from "./_name_list.ts";
 import { parseAgentTools } from "./_parse_agent_tools.ts";
 import {
@@ -63,23 +63,15 @@ function parseAgentSettings(
 ): void {
   const raw = treeToJS(node);
   if (isPlainObject(raw)) agent.raw = raw;
-  for (const field of node.items) {
-    const fieldKey = field.key;
-    if (!isScalar(fieldKey)) continue;
-    const fieldPos = ctx.nodePos(fieldKey);
-    const fieldValue = field.value;
-    if (fieldKey.value === "tools") {
-      agent.tools = parseAgentTools(ctx, agent.name, fieldValue, fieldPos);
-    } else if (fieldKey.value === "secrets") {
-      agent.secrets = parseSecrets(ctx, agent.name, fieldValue, fieldPos);
-    } else if (fieldKey.value !== null) {
+  for (const { key, pos, value } of settingEntries(ctx, node)) {
+    if (key === "tools") {
+      agent.tools = parseAgentTools(ctx, agent.name, value, pos);
+    } else if (key === "secrets") {
+      agent.secrets = parseSecrets(ctx, agent.name, value, pos);
+    } else if (key !== null) {
       ctx.warn(
-        fieldPos,
-        agentSettingWarning(
-          agent.name,
-          String(fieldKey.value),
-          ctx.hintBudget,
-        ),
+        pos,
+        agentSettingWarning(agent.name, String(key), ctx.hintBudget),
       );
     }
   }

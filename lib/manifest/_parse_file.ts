@@ -6,6 +6,7 @@ import type { Diagnostic, ManifestFile, SourcePos } from "./types.ts";
 import { topLevelKeyWarning } from "./_key_warnings.ts";
 import { describeNode } from "./_describe_node.ts";
 import { FileContext } from "./_file_context.ts";
+import { settingEntries } from "./_named_entries.ts";
 import { parseAgents } from "./_parse_agents.ts";
 import { parseImports } from "./_parse_imports.ts";
 import { parseTools } from "./_parse_tools.ts";
@@ -58,24 +59,20 @@ export async function parseFile(
     );
     return { ...done, nodes: read.nodes };
   }
-  for (const pair of top.items) {
-    const key = pair.key;
-    if (!isScalar(key)) continue;
-    const keyPos = ctx.nodePos(key);
-    const value = pair.value;
-    if (key.value === "tools") {
+  for (const { key, pos: keyPos, value } of settingEntries(ctx, top)) {
+    if (key === "tools") {
       ctx.file.hasToolsKey = true;
       ctx.file.toolsKeyPos = keyPos;
       parseTools(ctx, value, keyPos);
-    } else if (key.value === "agents") {
+    } else if (key === "agents") {
       parseAgents(ctx, value, keyPos);
-    } else if (key.value === "imports") {
+    } else if (key === "imports") {
       parseImports(ctx, value, keyPos);
-    } else if (key.value !== null) {
+    } else if (key !== null) {
       ctx.warn(
         keyPos,
         topLevelKeyWarning(
-          String(key.value),
+          String(key),
           isScalar(value) ? value.value : undefined,
           ctx.hintBudget,
         ),
