@@ -47,7 +47,7 @@ export function defineCommand<const O extends OptionDefs>(
 /**
  * The project root for a command: the folder holding `--manifest` (a file,
  * or a folder holding `beeuni.yaml`) when given, else the folder of the
- * nearest `beeuni.yaml` from `cwd` upwards (M1).
+ * nearest `beeuni.yaml` from `cwd` upwards.
  */
 export function projectRootFor(cwd: string, manifest?: string): string {
   return dirname(locateManifest(cwd, manifest));

@@ -86,6 +86,7 @@ modules are picked up without a restart, and the client is told
       agent,
       input: process.stdin,
       write: (text) => io.stdout(text),
+      log,
     });
     log(
       `[mcp] serving ${

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools eject <name> [--force]` (E1–E6): copies a Beeuni tool's
+ * `beeuni tools eject <name> [--force]`: copies a Beeuni tool's
  * source into the project as `tools/<name>.ts` and points the manifest
  * entry at it.
  *
@@ -79,7 +79,7 @@ const OPTIONS = {
   manifest: MANIFEST_OPTION,
 } as const;
 
-/** `beeuni tools eject`: makes a Beeuni tool the project's own (E1–E6). */
+/** `beeuni tools eject`: makes a Beeuni tool the project's own. */
 export const toolsEjectCommand: Command<typeof OPTIONS> = defineCommand({
   synopsis: "<name> [--force] [--manifest PATH]",
   description:

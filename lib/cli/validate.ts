@@ -42,7 +42,7 @@ message }] } (same as --format json)`,
     help: `text (default), json, or github (workflow commands
 that GitHub Actions shows as annotations)`,
   },
-  load: { type: "boolean", help: "also load every tool module (T8)" },
+  load: { type: "boolean", help: "also load every tool module" },
 } as const;
 
 /** Where the `tools:` value that declares `name` is written, the first time. */
@@ -56,7 +56,7 @@ function declaredAt(project: Project, name: string): SourcePos | undefined {
 
 /**
  * Loads every module the way the daemon does and turns each that does not
- * load into an error (T8): at its syntax error inside the module when there
+ * load into an error: at its syntax error inside the module when there
  * is one, else at the `tools:` entry that declares it.
  */
 async function loadDiagnostics(
@@ -111,7 +111,7 @@ summary line.
 
 With --load, every tool module is also loaded the way the daemon loads it
 (in a runner process, with its timeout), and each one that does not load
-is an error (T8): a syntax error (at its line and column), no default
+is an error: a syntax error (at its line and column), no default
 export, parameters that are not an object schema, a package that does not
 resolve.
 

@@ -1,5 +1,5 @@
 /**
- * The loopback names: where the daemon may listen by default (D7), which
+ * The loopback names: where the daemon may listen by default, which
  * `Host` headers it accepts (the DNS-rebinding guard), and which browser
  * origins may call its MCP endpoint. One set serves all three.
  *

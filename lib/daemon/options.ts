@@ -24,7 +24,7 @@ const CONNECTIONS =
 closed by these):`;
 const RUNNERS =
   "Tool runners (each tool runs in a process of its own, see docs/host.md):";
-const SAVED = "Saved outputs (outputs over 50 KB or 2,000 lines, T6):";
+const SAVED = "Saved outputs (outputs over 50 KB or 2,000 lines):";
 
 /** The daemon's options, as `beeuni daemon --help` lists them and as they are parsed. */
 export const DAEMON_OPTIONS = {
@@ -226,7 +226,13 @@ export const DAEMON_USAGE: string = formatUsage(
   DAEMON_USAGE_SPEC,
 );
 
-/** Parses the daemon's command line into {@linkcode DaemonOptions}. */
+/**
+ * Parses the daemon's command line into {@linkcode DaemonOptions}.
+ *
+ * @returns The options, relative paths resolved against `cwd`.
+ * @throws {UsageError} For an unknown option, a missing or bad value, or an
+ * argument where none belongs.
+ */
 export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   const { values } = parseOptions(args, DAEMON_OPTIONS, { positionals: 0 });
   // A path option's value resolved from `cwd`, or undefined when absent.

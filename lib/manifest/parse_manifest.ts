@@ -1,5 +1,5 @@
 /**
- * Parses a project's `beeuni.yaml` and every file it imports (M2) into a
+ * Parses a project's `beeuni.yaml` and every file it imports into a
  * {@linkcode Manifest}, keeping the file, line and column of every node.
  * Pure over a `read` callback: problems become positioned diagnostics, never
  * exceptions.
@@ -29,7 +29,7 @@ export const MAX_ALIAS_COUNT: number = MANIFEST_LIMITS.maxAliasCount;
 
 /**
  * Parses the root manifest at `manifestPath` (repo-relative) and every file
- * it imports, recursively (M2), through `read`. Never rejects: malformed
+ * it imports, recursively, through `read`. Never rejects: malformed
  * YAML, wrong types, alias bombs, import cycles, missing imports, import
  * paths that leave the repository and input past {@linkcode MANIFEST_LIMITS}
  * (file size, entries, nesting, imports) are positioned errors in
@@ -39,9 +39,13 @@ export const MAX_ALIAS_COUNT: number = MANIFEST_LIMITS.maxAliasCount;
  * (block mappings and lists, one-line values and `[…]`/`{…}`) are read
  * without it.
  *
+ * @returns The manifest: its files, their entries with positions, and the
+ * parser's diagnostics.
+ *
  * @example
  * ```ts
- * import { parseManifest } from "@beeuni/tools";
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "@beeuni/tools/manifest";
  *
  * const files: Record<string, string> = {
  *   "beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n",
@@ -51,7 +55,7 @@ export const MAX_ALIAS_COUNT: number = MANIFEST_LIMITS.maxAliasCount;
  *   "beeuni.yaml",
  *   (path) => files[path],
  * );
- * console.log(manifest.files[0].tools[0].name); // "web_search"
+ * assert.equal(manifest.files[0].tools[0].name, "web_search");
  * ```
  */
 export function parseManifest(
