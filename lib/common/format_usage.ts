@@ -63,6 +63,7 @@ function formatOptions(options: OptionDefs, column?: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatUsage } from "./format_usage.ts";
  *
  * const text = formatUsage("beeuni web", {
@@ -72,7 +73,7 @@ function formatOptions(options: OptionDefs, column?: number): string {
  *     manifest: { type: "string", value: "PATH", help: "the project's beeuni.yaml" },
  *   },
  * });
- * console.log(text.split("\n")[5]); // "  --manifest PATH  the project's beeuni.yaml"
+ * assert.equal(text.split("\n")[5], "  --manifest PATH  the project's beeuni.yaml");
  * ```
  */
 export function formatUsage(program: string, spec: UsageSpec): string {

@@ -121,13 +121,15 @@ function optionValue(name: string, def: OptionDef, raw: unknown): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseOptions } from "./parse_options.ts";
  *
  * const { values } = parseOptions(["--json", "--port", "80"], {
  *   json: { type: "boolean", help: "print JSON" },
  *   port: { type: "integer", value: "N", help: "the port", default: 0 },
  * });
- * console.log(values.json, values.port + 1); // true 81
+ * assert.equal(values.json, true);
+ * assert.equal(values.port + 1, 81);
  * ```
  */
 export function parseOptions<const O extends OptionDefs>(

@@ -114,13 +114,14 @@ async function readAtMost(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readBodyText } from "./read_body_text.ts";
  *
  * const request = new Request("http://127.0.0.1/", {
  *   method: "POST",
  *   body: '{"a": 1}',
  * });
- * console.log(await readBodyText(request, 1024)); // {"a": 1}
+ * assert.equal(await readBodyText(request, 1024), '{"a": 1}');
  * ```
  */
 export async function readBodyText(

@@ -8,11 +8,14 @@
  * How many bytes `text` takes in UTF-8, as `TextEncoder` would write it: a
  * surrogate pair takes 4, and a lone surrogate 3 (it is written as U+FFFD).
  *
+ * @returns The number of bytes.
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { utf8Length } from "./utf8_length.ts";
  *
- * console.log(utf8Length("é€😀")); // 9
+ * assert.equal(utf8Length("é€😀"), 9);
  * ```
  */
 export function utf8Length(text: string): number {

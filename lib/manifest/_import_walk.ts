@@ -1,4 +1,4 @@
-// Following a manifest's imports (M2) from its root file, depth first in
+// Following a manifest's imports from its root file, depth first in
 // file order, within the limits on files, bytes, nodes and depth.
 
 import { errorMessage, utf8Length } from "../common/mod.ts";

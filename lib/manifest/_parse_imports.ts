@@ -1,4 +1,4 @@
-// A manifest file's `imports:` list: the files it imports (M2).
+// A manifest file's `imports:` list: the files it imports.
 
 import type { SourcePos } from "./types.ts";
 import { describeNode } from "./_describe_node.ts";
