@@ -143,7 +143,7 @@ Deno.test("every command's --help lists each option it takes once, with its help
     const io = memoryIo();
     assert.equal(await main([...entry.name.split(" "), "--help"], io), 0);
     assert.ok(io.out.startsWith(`Usage: beeuni ${entry.name} `), entry.name);
-    const listed = [...io.out.matchAll(/^ {2}(--[a-z-]+)( [A-Z]+)? *(\S?)/gm)];
+    const listed = [...io.out.matchAll(/^ {2}(--[a-z-]+)( [A-Z=]+)? *(\S?)/gm)];
     assert.deepEqual(
       listed.map((line) => line[1]),
       Object.keys(command.options).map((name) => `--${name}`),
