@@ -4,7 +4,7 @@
 // by timing, reached without the product knowing it is under test.
 
 import { join } from "node:path";
-import { CLI, REPO_ROOT } from "./_helpers.ts";
+import { CLI, feedStdin, REPO_ROOT } from "./_helpers.ts";
 
 /** Where to stop: the first line of `file` (repo-relative) that holds `text`. */
 export interface StopAt {
@@ -49,11 +49,7 @@ export async function stoppedAt(
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
+  await feedStdin(child, options.stdin);
   let stderr = "";
   let address: (url: string) => void;
   const listening = new Promise<string>((resolve) => address = resolve);
