@@ -23,6 +23,12 @@ export {
   type CommandIo,
   COMMANDS,
   main,
+  type OptionDef,
+  type OptionDefs,
+  type OptionValue,
+  type OptionValues,
+  type ParsedArgs,
+  type UsageSpec,
   VERSION,
 } from "./lib/cli/mod.ts";
 export type { Io } from "./lib/runtime/mod.ts";

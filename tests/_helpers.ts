@@ -106,6 +106,17 @@ export async function beeuni(
   );
 }
 
+/** Writes `text` to `child`'s standard input (spawned with `stdin: "piped"`) and closes it; nothing when `text` is undefined. */
+export async function feedStdin(
+  child: Deno.ChildProcess,
+  text: string | undefined,
+): Promise<void> {
+  if (text === undefined) return;
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+}
+
 /**
  * Runs `program` with `args` to its end and returns what it printed. It gets
  * `env` on top of the test's environment, or `env` alone with `clearEnv`;
@@ -133,11 +144,7 @@ export async function runProgram(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
+  await feedStdin(child, options.stdin);
   const out = await child.output();
   const decoder = new TextDecoder();
   return {

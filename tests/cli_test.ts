@@ -136,3 +136,78 @@ Deno.test("deno install -g, as the README gives it, puts a beeuni command that w
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("every command's --help lists each option it takes once, with its help in one column, and takes every option its --help lists", async () => {
+  for (const entry of COMMANDS) {
+    const command = await entry.load();
+    const io = memoryIo();
+    assert.equal(await main([...entry.name.split(" "), "--help"], io), 0);
+    assert.ok(io.out.startsWith(`Usage: beeuni ${entry.name} `), entry.name);
+    const listed = [...io.out.matchAll(/^ {2}(--[a-z-]+)( [A-Z=]+)? *(\S?)/gm)];
+    assert.deepEqual(
+      listed.map((line) => line[1]),
+      Object.keys(command.options).map((name) => `--${name}`),
+      entry.name,
+    );
+    // Where an option's help starts on its own line, it starts at one column.
+    const columns = new Set(
+      listed.filter((line) => line[3] !== "").map((line) => line[0].length - 1),
+    );
+    assert.equal(columns.size, 1, `${entry.name}: ${[...columns]}`);
+    // Each option it lists is one it parses: none is refused as unknown.
+    for (const [name, def] of Object.entries(command.options)) {
+      const args = def.type === "boolean" ? [`--${name}`] : [
+        `--${name}`,
+        def.choices?.[0] ?? (def.type === "integer" ? "70000" : "x"),
+      ];
+      const tried = memoryIo();
+      await main([...entry.name.split(" "), ...args, "--bogus"], tried);
+      assert.match(
+        tried.err,
+        /Unknown option '--bogus'/,
+        `${entry.name} ${args.join(" ")}: ${tried.err}`,
+      );
+    }
+  }
+});
+
+Deno.test("whole-number options read the same way in every command: zero or a word is refused with one message and exit code 2", async () => {
+  const commands: [string, string[]][] = [
+    ["tools call", ["tools", "call", "echo"]],
+    ["mcp", ["mcp"]],
+    ["daemon", ["daemon"]],
+  ];
+  for (const [name, words] of commands) {
+    for (const value of ["0", "soon"]) {
+      const io = memoryIo();
+      assert.equal(await main([...words, "--timeout-ms", value], io), 2);
+      assert.equal(
+        io.err,
+        `beeuni ${name}: --timeout-ms must be a whole number of at least 1, got "${value}"\nRun \`beeuni ${name} --help\` for usage.\n`,
+      );
+    }
+  }
+});
+
+Deno.test("an option that takes one of a few values names them all when given another, and a positional too many is named (exit code 2)", async () => {
+  const cases: [string[], string][] = [
+    [
+      ["validate", "--format", "xml"],
+      'beeuni validate: unknown format "xml": use "text", "json" or "github"',
+    ],
+    [
+      ["tools", "ls", "--harness", "other"],
+      'beeuni tools ls: unknown harness "other": use "standard" or "experimental"',
+    ],
+    [["web", "extra"], 'beeuni web: unexpected argument "extra"'],
+    [
+      ["secrets", "rm", "A", "B"],
+      'beeuni secrets rm: unexpected argument "B"',
+    ],
+  ];
+  for (const [argv, message] of cases) {
+    const io = memoryIo();
+    assert.equal(await main(argv, io), 2, argv.join(" "));
+    assert.equal(io.err.split("\n")[0], message);
+  }
+});

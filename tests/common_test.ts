@@ -1,9 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  BodyTextError,
   escapeControl,
+  isLoopbackHostHeader,
+  isLoopbackHostname,
+  isPlainObject,
   jsonSyntaxError,
+  listenProblem,
+  readBodyText,
   removeStaleTemps,
+  utf8Length,
   withFileLock,
   withFileLockNow,
   writeFileAtomic,
@@ -142,21 +149,16 @@ Deno.test("writeFileAtomicAsync() writes what writeFileAtomic() writes, modes in
   assert.equal(Deno.readTextFileSync(async), "{}\n");
   assert.equal(Deno.statSync(async).mode! & 0o777, 0o600);
 
-  let seen = "";
-  await assert.rejects(
-    writeFileAtomicAsync(async, "new", {
-      beforeRename: (temp) => {
-        seen = Deno.readTextFileSync(temp);
-        throw new Error("disk full");
-      },
-    }),
-    /disk full/,
-  );
-  assert.equal(seen, "new");
-  assert.equal(Deno.readTextFileSync(async), "{}\n");
+  // A rename that fails (the target is a folder with a file in it) leaves
+  // what was there and no temporary file.
+  const taken = join(tmp.dir, "async", "taken");
+  Deno.mkdirSync(taken);
+  Deno.writeTextFileSync(join(taken, "keep"), "kept");
+  await assert.rejects(writeFileAtomicAsync(taken, "new"));
+  assert.equal(Deno.readTextFileSync(join(taken, "keep")), "kept");
   assert.deepEqual(
-    [...Deno.readDirSync(join(async, ".."))].map((e) => e.name),
-    ["a.json"],
+    [...Deno.readDirSync(join(async, ".."))].map((e) => e.name).sort(),
+    ["a.json", "taken"],
   );
 });
 
@@ -230,4 +232,166 @@ Deno.test("jsonSyntaxError() finds a break exactly where JSON.parse refuses a te
       "expected a value (a string in double quotes, a number, true, false, null, an object or a list)",
     near: "",
   });
+});
+
+Deno.test("isPlainObject() accepts JSON objects and null-prototype records, and refuses null, arrays and class instances", () => {
+  for (const value of [{}, JSON.parse('{"a": [1]}'), Object.create(null)]) {
+    assert.equal(isPlainObject(value), true, Deno.inspect(value));
+  }
+  for (
+    const value of [null, undefined, [], "{}", 1, new Date(0), new Map(), /x/]
+  ) {
+    assert.equal(isPlainObject(value), false, Deno.inspect(value));
+  }
+});
+
+Deno.test("one loopback set: localhost, 127.0.0.1 and ::1 are loopback as a listen address, in a Host header and as a URL's hostname; nothing else is (D7)", () => {
+  for (const name of ["localhost", "LocalHost", "127.0.0.1", "::1", "[::1]"]) {
+    assert.equal(isLoopbackHostname(name), true, name);
+    assert.equal(listenProblem(name, false), undefined, name);
+  }
+  for (
+    const url of ["http://localhost:1/", "http://127.0.0.1/", "http://[::1]:8/"]
+  ) {
+    assert.equal(isLoopbackHostname(new URL(url).hostname), true, url);
+  }
+  for (
+    const header of ["localhost", "localhost:8787", "127.0.0.1:1", "[::1]:80"]
+  ) {
+    assert.equal(isLoopbackHostHeader(header), true, header);
+  }
+  for (const name of ["0.0.0.0", "127.0.0.2", "example.com", "[::2]", ""]) {
+    assert.equal(isLoopbackHostname(name), false, name);
+    assert.equal(isLoopbackHostHeader(name), false, name);
+  }
+  for (const header of ["::1", "localhost:x", "evil.com:80", null]) {
+    assert.equal(isLoopbackHostHeader(header), false, String(header));
+  }
+  assert.equal(
+    listenProblem("0.0.0.0", false),
+    'refusing to listen on "0.0.0.0": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway',
+  );
+  assert.equal(listenProblem("0.0.0.0", true), undefined);
+});
+
+Deno.test("readBodyText() refuses a body that is not UTF-8 with a 400 naming the byte offset where it stops being UTF-8, and never reads replacement characters", async () => {
+  const post = (bytes: number[]) =>
+    new Request("http://127.0.0.1/", {
+      method: "POST",
+      body: new Uint8Array(bytes),
+    });
+  // "é" is C3 A9, "€" E2 82 AC, "😀" F0 9F 98 80: all well-formed.
+  const good = [0x7b, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80];
+  assert.equal(await readBodyText(post(good), 100), "{é€😀");
+  // A replacement character sent as such (EF BF BD) is text like any other.
+  assert.equal(await readBodyText(post([0xef, 0xbf, 0xbd]), 100), "\uFFFD");
+  // Whatever the bytes, it refuses exactly what a strict decoder refuses.
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  const refused = (bytes: number[]) => {
+    try {
+      strict.decode(new Uint8Array(bytes));
+    } catch {
+      return true;
+    }
+    return false;
+  };
+  const check = async (bytes: number[]) => {
+    const readRefused = await readBodyText(post(bytes), 100).then(
+      () => false,
+      () => true,
+    );
+    assert.equal(
+      readRefused,
+      refused(bytes),
+      bytes.map((b) => b.toString(16)).join(" "),
+    );
+  };
+  // Every sequence of up to three bytes drawn from the boundary values, and
+  // four-byte ones from the leads of four-byte forms.
+  // deno-fmt-ignore
+  const pool = [0x41, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0xff];
+  let sequences: number[][] = [[]];
+  for (let length = 1; length <= 3; length++) {
+    sequences = sequences.flatMap((head) =>
+      pool.map((byte) => [...head, byte])
+    );
+    for (const bytes of sequences) await check(bytes);
+  }
+  const tails = [0x41, 0x8f, 0x90, 0xbf];
+  for (const lead of [0xf0, 0xf4, 0xf5]) {
+    for (const b of tails) {
+      for (const c of tails) {
+        for (const d of tails) {
+          await check([lead, b, c, d]);
+        }
+      }
+    }
+  }
+  const cases: [string, number[], number][] = [
+    ["a stray continuation byte", [0x61, 0x62, 0x80], 2],
+    ["a byte no UTF-8 text holds", [0x61, 0xff], 1],
+    ["a sequence cut short by the end", [0x61, 0xe2, 0x82], 1],
+    ["a sequence cut short by an ASCII byte", [0xc3, 0x41], 0],
+    ["an overlong form of '/'", [0x61, 0x62, 0x63, 0xc0, 0xaf], 3],
+    ["an overlong three-byte form", [0xe0, 0x80, 0xaf], 0],
+    ["a surrogate", [0x20, 0xed, 0xa0, 0x80], 1],
+    ["a code point over U+10FFFF", [0xc3, 0xa9, 0xf4, 0x90, 0x80, 0x80], 2],
+  ];
+  for (const [what, bytes, offset] of cases) {
+    await assert.rejects(readBodyText(post(bytes), 100), (error: unknown) => {
+      assert.ok(error instanceof BodyTextError, what);
+      assert.equal(error.status, 400, what);
+      assert.equal(
+        error.message,
+        `request body is not valid UTF-8 at byte offset ${offset}: send it encoded as UTF-8`,
+        what,
+      );
+      return true;
+    });
+  }
+});
+
+Deno.test("readBodyText() refuses a body over its limit with a 413, by Content-Length or by the bytes of a chunked body, and reads no body as empty text", async () => {
+  const declared = new Request("http://127.0.0.1/", {
+    method: "POST",
+    headers: { "content-length": "11" },
+    body: "x".repeat(11),
+  });
+  await assert.rejects(readBodyText(declared, 10), {
+    name: "BodyTextError",
+    status: 413,
+    message: "request body too large: 11 bytes, the limit is 10",
+  });
+  const chunked = new Request("http://127.0.0.1/", {
+    method: "POST",
+    body: ReadableStream.from(["x".repeat(6), "x".repeat(6)]).pipeThrough(
+      new TextEncoderStream(),
+    ),
+  });
+  await assert.rejects(readBodyText(chunked, 10), {
+    status: 413,
+    message: "request body too large: over 10 bytes, the limit",
+  });
+  assert.equal(await readBodyText(new Request("http://127.0.0.1/"), 10), "");
+});
+
+Deno.test("utf8Length() counts the bytes TextEncoder writes, lone surrogates included", () => {
+  const texts = [
+    "",
+    "plain",
+    "é€😀",
+    "\uD800",
+    "\uDC00x",
+    "\uD800é",
+    "a\uDC00\uD800",
+    "\uD83D\uDE00\uD83D",
+    "x".repeat(100) + "ü",
+  ];
+  for (const text of texts) {
+    assert.equal(
+      utf8Length(text),
+      new TextEncoder().encode(text).length,
+      JSON.stringify(text),
+    );
+  }
 });

@@ -3,7 +3,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { beeuni, CLI, git, REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { beeuni, git, REPO_ROOT, tempRepo } from "./_helpers.ts";
+import { stoppedAt } from "./_breakpoint.ts";
 
 const MANIFEST =
   "tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n";
@@ -12,34 +13,18 @@ function names(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
 }
 
-/** Runs eject with the test seam set, waits for the pause and kills it there. */
-async function killedEject(dir: string, point: string): Promise<void> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, "tools", "eject", "web_search"],
-    cwd: dir,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1", BEEUNI_TEST_PAUSE: point },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let err = "";
-  try {
-    while (!err.includes(`paused at ${point}`)) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`eject ended without pausing: ${err}`);
-      err += value;
-    }
-    child.kill("SIGKILL");
-  } finally {
-    await child.status;
-    await reader.cancel().catch(() => {});
-  }
+/** Runs eject, stops it between its two renames and kills it there. */
+async function killedEject(dir: string): Promise<void> {
+  const run = await stoppedAt(["tools", "eject", "web_search"], {
+    file: "lib/cli/tools_eject.ts",
+    text: "rename(toolTemp, toolPath)",
+  }, { cwd: dir });
+  await run.kill();
 }
 
 Deno.test("an eject killed between its writes never leaves the tool file with the manifest unchanged; running it again finishes and cleans up (E1, E2)", async () => {
   await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
-  await killedEject(repo.dir, "eject-between-renames");
+  await killedEject(repo.dir);
   const manifest = Deno.readTextFileSync(join(repo.dir, "beeuni.yaml"));
   assert.match(
     manifest,

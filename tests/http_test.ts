@@ -211,7 +211,10 @@ Deno.test("createHandler() refuses malformed call bodies with 400 naming the fie
       body: new Uint8Array([0xff, 0xfe]),
     }),
   );
-  assert.deepEqual(notUtf8.body, { error: "request body is not valid UTF-8" });
+  assert.deepEqual(notUtf8.body, {
+    error:
+      "request body is not valid UTF-8 at byte offset 0: send it encoded as UTF-8",
+  });
 });
 
 Deno.test("createHandler() refuses bodies over the limit by Content-Length and by bytes received (413)", async () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { beeuni, CLI, tempRepo } from "./_helpers.ts";
 import { npmBin } from "./_npm_cache.ts";
+import { stoppedAt } from "./_breakpoint.ts";
 import { readSecrets, secretsFile } from "../lib/secrets/mod.ts";
 
 const NODE_VERSION = "22.23.5";
@@ -295,29 +296,12 @@ Deno.test("a secrets set killed mid-write leaves its lock and a temporary file h
   await using repo = await tempRepo({ "beeuni.yaml": MANIFEST });
   await using state = await isolated();
   const path = secretsFile(repo.dir, state.env);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, "secrets", "set", "FIRST=-"],
-    cwd: repo.dir,
-    stdin: "piped",
-    stdout: "null",
-    stderr: "piped",
-    env: { ...state.env, BEEUNI_TEST_PAUSE: "secrets-write" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("first-value"));
-  await writer.close();
-  // Wait for the pause, then kill it there.
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let err = "";
-  while (!err.includes("paused at secrets-write")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`exited before the pause: ${err}`);
-    err += value;
-  }
-  child.kill("SIGKILL");
-  await child.status;
-  reader.releaseLock();
-  await child.stderr.cancel().catch(() => {});
+  // Stop it with the temporary file written, not yet renamed, and kill it there.
+  const run = await stoppedAt(["secrets", "set", "FIRST=-"], {
+    file: "lib/common/atomic_write.ts",
+    text: "renameSync(temp, path)",
+  }, { cwd: repo.dir, env: state.env, stdin: "first-value" });
+  await run.kill();
   const left = [...Deno.readDirSync(dirname(path))].map((e) => e.name).sort();
   assert.ok(left.includes(`${basename(path)}.lock`), left.join(", "));
   const temp = left.find((name) => name.endsWith(".tmp"));

@@ -5,16 +5,15 @@
  * @module
  */
 
-import type { Command, CommandIo } from "./command.ts";
-import { DAEMON_USAGE, runDaemon } from "../daemon/mod.ts";
+import type { Command } from "./command.ts";
+import { DAEMON_USAGE_SPEC, runDaemon } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
 /** `beeuni daemon`: runs the daemon until SIGINT or SIGTERM. */
-export const daemonCommand: Command = {
-  name: "daemon",
-  summary: "Serve the project's tools over HTTP on loopback (hot reload)",
-  usage: DAEMON_USAGE,
-  async run(args: string[], io: CommandIo): Promise<number> {
+export const daemonCommand: Command<typeof DAEMON_USAGE_SPEC.options> = {
+  ...DAEMON_USAGE_SPEC,
+  // The daemon reads its command line as `daemon.ts` does.
+  async run({ args }, io) {
     return await runDaemon(args, io, await loadRuntime());
   },
 };

@@ -10,26 +10,39 @@
 
 import { dirname, relative } from "node:path";
 import process from "node:process";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
+import { type Command, defineCommand, UsageError } from "./command.ts";
 import { MAX_CALLER_STRING } from "../common/mod.ts";
-import { timeoutOption } from "./_timeout_option.ts";
+import { MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
 import { projectHost } from "./_project_host.ts";
 import { locateManifest } from "../project/mod.ts";
 import {
+  DAEMON_OPTIONS,
   logManifestDiagnostics,
   reloadLogger,
   startReloader,
 } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
-const USAGE = `Usage: beeuni mcp [--manifest PATH] [--agent NAME] [options]
+const OPTIONS = {
+  manifest: MANIFEST_OPTION,
+  agent: {
+    type: "string",
+    value: "NAME",
+    default: "beeuni",
+    help: 'whose tools to serve (default "beeuni")',
+  },
+  // The host's settings the daemon has too, with the same meaning.
+  "timeout-ms": DAEMON_OPTIONS["timeout-ms"],
+  validate: DAEMON_OPTIONS.validate,
+  "no-watch": DAEMON_OPTIONS["no-watch"],
+  runner: RUNNER_OPTION,
+} as const;
 
-Serves the project's tools over MCP (the Model Context Protocol) on standard
+/** `beeuni mcp`: runs until standard input ends, or SIGINT or SIGTERM. */
+export const mcpCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "[--manifest PATH] [--agent NAME] [options]",
+  description:
+    `Serves the project's tools over MCP (the Model Context Protocol) on standard
 input and output: one JSON-RPC message per line. Add it to an MCP client as a
 local (stdio) server, e.g.
 
@@ -38,48 +51,16 @@ local (stdio) server, e.g.
 The client sees the tools of agent NAME (default "beeuni"), as the daemon's
 /mcp/<agent> serves them. Edits to beeuni.yaml, its imports and the tool
 modules are picked up without a restart, and the client is told
-(notifications/tools/list_changed). Logs go to standard error only.
-
-Options:
-  --manifest PATH   the project's beeuni.yaml (default: found from the
-                    current folder upwards)
-  --agent NAME      whose tools to serve (default "beeuni")
-  --timeout-ms N    the per-call timeout in milliseconds
-  --validate        validate arguments against each tool's schema
-  --no-watch        do not reload on changes
-  --runner RUNTIME  the runtime tools run on: deno, node or bun (found on the
-                    PATH), or the path of one (default: this one); deno
-                    confines tools, node and bun only contain them
-`;
-
-/** `beeuni mcp`: runs until standard input ends, or SIGINT or SIGTERM. */
-export const mcpCommand: Command = {
-  name: "mcp",
-  summary: "Serve the project's tools over MCP on standard input and output",
-  usage: USAGE,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      manifest: { type: "string" },
-      agent: { type: "string" },
-      "timeout-ms": { type: "string" },
-      validate: { type: "boolean" },
-      runner: { type: "string" },
-      "no-watch": { type: "boolean" },
-    });
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    }
-    const agent = (values.agent as string | undefined) ?? "beeuni";
+(notifications/tools/list_changed). Logs go to standard error only.`,
+  options: OPTIONS,
+  async run({ values }, io) {
+    const { agent } = values;
     const tooLong = agent.length > MAX_CALLER_STRING;
     // deno-lint-ignore no-control-regex
     if (agent === "" || tooLong || /[\x00-\x1f\x7f/]/.test(agent)) {
       throw new UsageError(`--agent must be an agent's name, got "${agent}"`);
     }
-    const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);
-    const manifestFile = locateManifest(
-      io.cwd,
-      values.manifest as string | undefined,
-    );
+    const manifestFile = locateManifest(io.cwd, values.manifest);
     const root = dirname(manifestFile);
     const log = (line: string) => io.stderr(line + "\n");
     const runtime = await loadRuntime();
@@ -87,9 +68,9 @@ export const mcpCommand: Command = {
     // What tools print goes to the host's log, on standard error: standard
     // output is the protocol.
     const host = await projectHost(manifestFile, io, {
-      validateArgs: values.validate === true,
-      runner: values.runner as string | undefined,
-      timeoutMs,
+      validateArgs: values.validate,
+      runner: values.runner,
+      timeoutMs: values["timeout-ms"],
       // The manifest's diagnostics are logged below and by each reload.
       logManifest: false,
       log,
@@ -112,7 +93,7 @@ export const mcpCommand: Command = {
         host.list(agent).length
       } tools to agent "${agent}" over stdio (session ${server.sessionId})`,
     );
-    const reloader = values["no-watch"] === true ? undefined : startReloader({
+    const reloader = values["no-watch"] ? undefined : startReloader({
       root,
       manifest: host.manifest(),
       debounceMs: 150,
@@ -143,4 +124,4 @@ export const mcpCommand: Command = {
     }
     return 0;
   },
-};
+});

@@ -20,14 +20,24 @@
 import type { Command, CommandIo } from "./command.ts";
 import { VERSION } from "./version.ts";
 
-export type { Command, CommandIo, OptionSpec, ParsedArgs } from "./command.ts";
+export type {
+  Command,
+  CommandIo,
+  OptionDef,
+  OptionDefs,
+  ParsedArgs,
+} from "./command.ts";
+export type { OptionValue, OptionValues, UsageSpec } from "../common/mod.ts";
 export { VERSION } from "./version.ts";
 
-/** A command in the registry: its words and summary, and how to load it. */
+/**
+ * A command in the registry: its words and summary (written here only:
+ * the command's module holds neither), and how to load it.
+ */
 export interface CommandEntry {
-  /** Its words after `beeuni`, e.g. `"tools ls"`. */
+  /** Its words after `beeuni`, e.g. `"tools ls"`: its usage line and its messages start with them. */
   name: string;
-  /** One line for `beeuni --help`. */
+  /** One line for `beeuni --help` and `beeuni <group> --help`. */
   summary: string;
   /** Imports the command's module. */
   load(): Promise<Command>;
@@ -217,26 +227,27 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   if (typeof found === "number") return found;
   const { entry, rest } = found;
   const command = await entry.load();
+  // Loaded already: every command's module imports them.
+  const { errorMessage, escapeControl, formatUsage, parseOptions, UsageError } =
+    await import("../common/mod.ts");
   if (rest.some(isHelp)) {
-    io.stdout(
-      command.usage.endsWith("\n") ? command.usage : `${command.usage}\n`,
-    );
+    io.stdout(formatUsage(`beeuni ${entry.name}`, command));
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    const parsed = parseOptions(rest, command.options, {
+      positionals: command.positionals ?? 0,
+    });
+    return await command.run(parsed, io);
   } catch (error) {
-    // Loaded already: every command's module imports them.
-    const { UsageError } = await import("./command.ts");
-    const { errorMessage, escapeControl } = await import("../common/mod.ts");
     if (error instanceof UsageError) {
       io.stderr(
-        `beeuni ${command.name}: ${error.message}\nRun \`beeuni ${command.name} --help\` for usage.\n`,
+        `beeuni ${entry.name}: ${error.message}\nRun \`beeuni ${entry.name} --help\` for usage.\n`,
       );
       return 2;
     }
     io.stderr(
-      `beeuni ${command.name}: ${
+      `beeuni ${entry.name}: ${
         escapeControl(errorMessage(error), { keepNewlines: true })
       }\n`,
     );

@@ -5,43 +5,27 @@
  * @module
  */
 
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  projectRootFor,
-  UsageError,
-} from "./command.ts";
+import { type Command, defineCommand, projectRootFor } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { secretNames } from "../secrets/mod.ts";
 
-const MANIFEST_OPTION = { manifest: { type: "string" } } as const;
+const OPTIONS = {
+  json: { type: "boolean", help: "print a JSON array of names" },
+  manifest: MANIFEST_OPTION,
+} as const;
 
 /** `beeuni secrets ls`: lists the names of the project's secrets. */
-export const secretsLsCommand: Command = {
-  name: "secrets ls",
-  summary: "List the names of this project's secrets (never their values)",
-  usage: `Usage: beeuni secrets ls [--json] [--manifest PATH]
-
-Prints the name of every secret stored for this project, one per line,
-sorted. Values are never printed.
-
-Options:
-  --json           print a JSON array of names
-  --manifest PATH  the project's beeuni.yaml (default: found from the
-                   current folder upwards)
-`,
-  run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      ...MANIFEST_OPTION,
-      json: { type: "boolean" },
-    });
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    }
-    const root = projectRootFor(io.cwd, values.manifest as string | undefined);
+export const secretsLsCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "[--json] [--manifest PATH]",
+  description:
+    `Prints the name of every secret stored for this project, one per line,
+sorted. Values are never printed.`,
+  options: OPTIONS,
+  run({ values }, io) {
+    const root = projectRootFor(io.cwd, values.manifest);
     const names = secretNames(root, io.env);
     if (values.json) io.stdout(JSON.stringify(names) + "\n");
     else if (names.length > 0) io.stdout(names.join("\n") + "\n");
     return Promise.resolve(0);
   },
-};
+});

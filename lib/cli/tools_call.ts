@@ -7,15 +7,14 @@
  */
 
 import { randomBytes } from "node:crypto";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
-import { timeoutOption } from "./_timeout_option.ts";
+import { type Command, defineCommand, UsageError } from "./command.ts";
+import { MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
 import { projectHost } from "./_project_host.ts";
-import { escapeControl, jsonSyntaxError } from "../common/mod.ts";
+import {
+  escapeControl,
+  isPlainObject,
+  jsonSyntaxError,
+} from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { nearestName, undefinedAgentNote } from "../manifest/mod.ts";
@@ -44,12 +43,12 @@ function parseArgsJson(text: string, source: string): Record<string, unknown> {
       } pass an object such as ${EXAMPLE}`,
     );
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new UsageError(
       `${source} must be a JSON object such as ${EXAMPLE}`,
     );
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /** The manifest's errors, one line each, as `validate` prints them. */
@@ -91,82 +90,83 @@ function callProblem(host: Host, rawName: string): string | undefined {
   return undefined;
 }
 
-/** `beeuni tools call <name> --args '<json>'`. */
-export const toolsCallCommand: Command = {
-  name: "tools call",
-  summary: "Run one tool call in-process and print what the model would read",
-  usage: `Usage: beeuni tools call <name> [--args JSON] [options]
+const OPTIONS = {
+  args: {
+    type: "string",
+    value: "JSON",
+    help: `the arguments, a JSON object (default {}); "-" reads
+them from standard input`,
+  },
+  agent: {
+    type: "string",
+    value: "NAME",
+    help: `the agent making the call (default "${DEFAULT_AGENT}"): decides
+which tools it may call and which secrets it gets; an
+agent the manifest does not define sees every tool and
+gets no secret`,
+  },
+  parent: {
+    type: "string",
+    value: "NAME",
+    help: "the session agent, when --agent is a subagent",
+  },
+  session: {
+    type: "string",
+    value: "ID",
+    help: "the session id in context.sessionId (default: random)",
+  },
+  manifest: MANIFEST_OPTION,
+  validate: {
+    type: "boolean",
+    help: "validate the arguments against the tool's schema",
+  },
+  "timeout-ms": {
+    type: "integer",
+    value: "N",
+    help: "the call's timeout in milliseconds",
+  },
+  verbose: {
+    type: "boolean",
+    help: "also print the host's log lines on standard error",
+  },
+  runner: RUNNER_OPTION,
+} as const;
 
-Loads the project's tools like the daemon does, runs one call of <name>,
+/** `beeuni tools call <name> --args '<json>'`. */
+export const toolsCallCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "<name> [--args JSON] [options]",
+  description:
+    `Loads the project's tools like the daemon does, runs one call of <name>,
 prints the output the model would read on standard output (exit 0), or the
 tool's error on standard error (exit 1). An output over 50 KB or 2,000
 lines is cut, with a note giving the full size and the file holding it.
 
   beeuni tools call lookup_order --args '{"id": "A-17"}'
-  echo '{"id": "A-17"}' | beeuni tools call lookup_order --args -
-
-Options:
-  --args JSON       the arguments, a JSON object (default {}); "-" reads
-                    them from standard input
-  --agent NAME      the agent making the call (default "${DEFAULT_AGENT}"): decides
-                    which tools it may call and which secrets it gets; an
-                    agent the manifest does not define sees every tool and
-                    gets no secret
-  --parent NAME     the session agent, when --agent is a subagent
-  --session ID      the session id in context.sessionId (default: random)
-  --manifest PATH   the project's beeuni.yaml (default: found from the
-                    current folder upwards)
-  --validate        validate the arguments against the tool's schema
-  --timeout-ms N    the call's timeout in milliseconds
-  --verbose         also print the host's log lines on standard error
-  --runner RUNTIME  the runtime tools run on: deno, node or bun (found on the
-                    PATH), or the path of one (default: this one); deno
-                    confines tools, node and bun only contain them
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      args: { type: "string" },
-      agent: { type: "string" },
-      parent: { type: "string" },
-      session: { type: "string" },
-      manifest: { type: "string" },
-      validate: { type: "boolean" },
-      runner: { type: "string" },
-      "timeout-ms": { type: "string" },
-      verbose: { type: "boolean" },
-    });
-    if (positionals.length !== 1) {
-      throw new UsageError(
-        positionals.length === 0
-          ? "missing the tool's name"
-          : `expected one tool name, got ${positionals.length}`,
-      );
+  echo '{"id": "A-17"}' | beeuni tools call lookup_order --args -`,
+  options: OPTIONS,
+  positionals: 1,
+  async run({ values, positionals }, io) {
+    if (positionals.length === 0) {
+      throw new UsageError("missing the tool's name");
     }
-    const name = positionals[0];
-    const argsText = values.args as string | undefined;
-    const callArgs = argsText === undefined
+    const [name] = positionals;
+    const callArgs = values.args === undefined
       ? {}
-      : argsText === "-"
+      : values.args === "-"
       ? parseArgsJson(await io.readStdin(), "standard input")
-      : parseArgsJson(argsText, "--args");
-    const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);
-    const agent = (values.agent as string | undefined) ?? DEFAULT_AGENT;
+      : parseArgsJson(values.args, "--args");
+    const agent = values.agent ?? DEFAULT_AGENT;
     if (agent === "") throw new UsageError("--agent must not be empty");
-    const sessionId = (values.session as string | undefined) ??
-      `cli-${randomBytes(6).toString("hex")}`;
+    const sessionId = values.session ?? `cli-${randomBytes(6).toString("hex")}`;
     if (sessionId === "") throw new UsageError("--session must not be empty");
 
-    const manifestFile = locateManifest(
-      io.cwd,
-      values.manifest as string | undefined,
-    );
-    const verbose = values.verbose === true;
+    const manifestFile = locateManifest(io.cwd, values.manifest);
     const host = await projectHost(manifestFile, io, {
-      validateArgs: values.validate === true,
-      runner: values.runner as string | undefined,
-      timeoutMs,
+      validateArgs: values.validate,
+      runner: values.runner,
+      timeoutMs: values["timeout-ms"],
       log: (line) => {
-        if (verbose) io.stderr(line + "\n");
+        if (values.verbose) io.stderr(line + "\n");
       },
     });
     try {
@@ -174,9 +174,9 @@ Options:
       // secret, as on every other transport; named with --agent, a note
       // says so.
       for (const named of [values.agent, values.parent]) {
-        const note = typeof named === "string"
-          ? undefinedAgentNote(host.manifest(), named)
-          : undefined;
+        const note = named === undefined
+          ? undefined
+          : undefinedAgentNote(host.manifest(), named);
         if (note) io.stderr(`beeuni tools call: ${escapeControl(note)}\n`);
       }
       const problem = callProblem(host, name);
@@ -191,7 +191,7 @@ Options:
         args: callArgs,
         sessionId,
         agent,
-        parentAgent: values.parent as string | undefined,
+        parentAgent: values.parent,
       });
       if (outcome.ok) {
         // A cut output already ends with the host's notice naming the file.
@@ -210,4 +210,4 @@ Options:
       await host.close();
     }
   },
-};
+});

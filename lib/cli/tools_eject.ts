@@ -19,15 +19,11 @@ import {
 } from "node:fs/promises";
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Command, CommandIo } from "./command.ts";
+import { type Command, defineCommand } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { namedProject } from "./_named_project.ts";
 import { ejectOutput, planEject, readBuiltinSource } from "../eject/mod.ts";
-import {
-  errorMessage,
-  removeStaleTemps,
-  tempPrefix,
-  testPause,
-} from "../common/mod.ts";
+import { errorMessage, removeStaleTemps, tempPrefix } from "../common/mod.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -75,14 +71,19 @@ function removeEjectLeftovers(
   }
 }
 
-/** `beeuni tools eject`: makes a Beeuni tool the project's own. */
-export const toolsEjectCommand: Command = {
-  name: "tools eject",
-  summary:
-    "Copy a Beeuni tool into tools/<name>.ts and point beeuni.yaml at it",
-  usage: `Usage: beeuni tools eject <name> [--force] [--manifest PATH]
+const OPTIONS = {
+  force: {
+    type: "boolean",
+    help: "overwrite tools/<name>.ts and replace another module path",
+  },
+  manifest: MANIFEST_OPTION,
+} as const;
 
-Writes the Beeuni tool <name> (web_search, image_search, scrape_webpage,
+/** `beeuni tools eject`: makes a Beeuni tool the project's own. */
+export const toolsEjectCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "<name> [--force] [--manifest PATH]",
+  description:
+    `Writes the Beeuni tool <name> (web_search, image_search, scrape_webpage,
 memory or show), byte for byte as the daemon runs it, to tools/<name>.ts,
 and sets <name>: tools/<name>.ts in the manifest file that declares the
 entry (beeuni.yaml or an imported file). Only that line changes; it ends
@@ -93,18 +94,14 @@ beeuni:<name>, so ejecting removes nothing.
 Refuses (exit 1) a name that is not a Beeuni tool, a manifest with errors,
 an existing tools/<name>.ts, and an entry that points at another module.
 
-To go back: set the line to <name>: beeuni:<name> and delete the file.
-
-Options:
-  --force          overwrite tools/<name>.ts and replace another module path
-  --manifest PATH  the project's beeuni.yaml (default: found from the
-                   current folder upwards)
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { name, project, flag: force } = await namedProject(
-      args,
+To go back: set the line to <name>: beeuni:<name> and delete the file.`,
+  options: OPTIONS,
+  positionals: 1,
+  async run({ values, positionals }, io) {
+    const { name, project } = await namedProject(
+      positionals,
+      values.manifest,
       io,
-      "force",
       "name the Beeuni tool to eject, e.g. web_search",
     );
     const { root } = project;
@@ -119,7 +116,7 @@ Options:
       diagnostics: project.diagnostics,
       read: (path) => readFileSync(join(root, path), "utf8"),
       toolFileExists: await exists(join(root, "tools", `${name}.ts`)),
-      force,
+      force: values.force,
     });
     const source = await readBuiltinSource(plan.name);
 
@@ -150,7 +147,6 @@ Options:
         await rename(manifestTemp, manifestPath);
         temps.pop();
       }
-      testPause(io.env, "eject-between-renames");
       try {
         await rename(toolTemp, toolPath);
       } catch (error) {
@@ -170,4 +166,4 @@ Options:
     io.stdout(ejectOutput(plan, io.color ? "\x1b[32m✓\x1b[0m" : "✓"));
     return 0;
   },
-};
+});

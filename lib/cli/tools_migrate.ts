@@ -23,7 +23,7 @@ import process from "node:process";
 import {
   type Command,
   type CommandIo,
-  parseOptions,
+  defineCommand,
   UsageError,
 } from "./command.ts";
 import {
@@ -59,48 +59,10 @@ function writeAtomic(path: string, text: string): void {
   }
 }
 
-const USAGE =
-  `Usage: beeuni tools migrate [FILE...] [--name OLD=NEW]... [--force] [--manifest PATH]
-
-Moves opencode custom tools from ${LEGACY_TOOLS_DIR}/ into the project so
-both harnesses run them. For each file (default: every .ts and .js file
-directly in that folder):
-  - tool({ description, args, execute }) and plain { description, args,
-    execute } exports become plain objects whose parameters is the JSON
-    Schema opencode hands the model for the zod args; to compute it the file
-    is imported with opencode's plugin package (the project's, or one npm
-    installs once into the toolkit's cache folder);
-  - each tool keeps opencode's name (the file's name; <file>_<export> for a
-    named export) when it is a valid tool name, else gets one made from it
-    (github-pr-search -> github_pr_search, deleteContext -> delete_context);
-    each such name is printed, and --name chooses another;
-  - in execute, opencode's context fields become the project tool's
-    (sessionID -> sessionId, abort -> signal, worktree -> directory),
-    process.env becomes context.env, and a { title, output, metadata }
-    result becomes its output;
-  - the @opencode-ai/plugin and zod imports go; imports are found as Bun
-    finds them ("./x.js" for x.ts, "./x", "./dir" for dir/index.ts, tsconfig
-    path aliases) and written with the file's real extension; helpers in the
-    tools folder are copied beside the tool, others are imported from where
-    they are; require(), __dirname and __filename work under every runtime;
-  - the file goes to tools/<name>.ts (a named export becomes its own tool,
-    served by tools/<its name>.ts), declared under tools: in the manifest.
-What it cannot convert is listed with file:line. The originals stay where
-they are: delete them once the migrated tools load (until then opencode
-loads them, and in the standard harness they win over hosted tools of the
-same name).
-
-Options:
-  --name OLD=NEW     migrate the tool opencode calls OLD as NEW (repeatable)
-  --force            overwrite existing files under tools/
-  --manifest PATH    the root manifest (default: found from the current folder)
-`;
-
 /** The `--name OLD=NEW` options as a map, each NEW a valid tool name. */
-function parseRenames(values: unknown): Map<string, string> {
+function parseRenames(values: readonly string[]): Map<string, string> {
   const renames = new Map<string, string>();
-  for (const value of Array.isArray(values) ? values : []) {
-    const text = String(value);
+  for (const text of values) {
     const at = text.indexOf("=");
     if (at <= 0 || at === text.length - 1) {
       throw new UsageError(
@@ -266,22 +228,61 @@ function readFiles(
   });
 }
 
+const OPTIONS = {
+  name: {
+    type: "string",
+    value: "OLD=NEW",
+    multiple: true,
+    help: "migrate the tool opencode calls OLD as NEW (repeatable)",
+  },
+  force: { type: "boolean", help: "overwrite existing files under tools/" },
+  manifest: {
+    type: "string",
+    value: "PATH",
+    help: "the root manifest (default: found from the current folder)",
+  },
+} as const;
+
 /** `beeuni tools migrate`: legacy opencode tools into project tools. */
-export const toolsMigrateCommand: Command = {
-  name: "tools migrate",
-  summary:
-    "Move opencode tools from harnesses/opencode/tools/ into the project",
-  usage: USAGE,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      force: { type: "boolean" },
-      manifest: { type: "string" },
-      name: { type: "string", multiple: true },
-    });
+export const toolsMigrateCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "[FILE...] [--name OLD=NEW]... [--force] [--manifest PATH]",
+  description:
+    `Moves opencode custom tools from ${LEGACY_TOOLS_DIR}/ into the project so
+both harnesses run them. For each file (default: every .ts and .js file
+directly in that folder):
+  - tool({ description, args, execute }) and plain { description, args,
+    execute } exports become plain objects whose parameters is the JSON
+    Schema opencode hands the model for the zod args; to compute it the file
+    is imported with opencode's plugin package (the project's, or one npm
+    installs once into the toolkit's cache folder);
+  - each tool keeps opencode's name (the file's name; <file>_<export> for a
+    named export) when it is a valid tool name, else gets one made from it
+    (github-pr-search -> github_pr_search, deleteContext -> delete_context);
+    each such name is printed, and --name chooses another;
+  - in execute, opencode's context fields become the project tool's
+    (sessionID -> sessionId, abort -> signal, worktree -> directory),
+    process.env becomes context.env, and a { title, output, metadata }
+    result becomes its output;
+  - the @opencode-ai/plugin and zod imports go; imports are found as Bun
+    finds them ("./x.js" for x.ts, "./x", "./dir" for dir/index.ts, tsconfig
+    path aliases) and written with the file's real extension; helpers in the
+    tools folder are copied beside the tool, others are imported from where
+    they are; require(), __dirname and __filename work under every runtime;
+  - the file goes to tools/<name>.ts (a named export becomes its own tool,
+    served by tools/<its name>.ts), declared under tools: in the manifest.
+What it cannot convert is listed with file:line. The originals stay where
+they are: delete them once the migrated tools load (until then opencode
+loads them, and in the standard harness they win over hosted tools of the
+same name).
+`,
+  options: OPTIONS,
+  helpColumn: 21,
+  positionals: Infinity,
+  async run({ values, positionals }, io) {
     const renames = parseRenames(values.name);
     const project = await loadProject({
       cwd: io.cwd,
-      manifest: values.manifest as string | undefined,
+      manifest: values.manifest,
     });
     const root = project.root;
     const paths = filesToMigrate(root, io.cwd, positionals);
@@ -303,7 +304,7 @@ export const toolsMigrateCommand: Command = {
       files,
       read,
       parse,
-      force: values.force === true,
+      force: values.force,
       renames,
       resolver,
     });
@@ -326,7 +327,7 @@ export const toolsMigrateCommand: Command = {
     if (err.length > 0) io.stderr(err.join("\n") + "\n");
     if (plan.files.some((file) => file.migrated)) {
       out.push(
-        ...await nextSteps(io, values.manifest as string | undefined, plan),
+        ...await nextSteps(io, values.manifest, plan),
       );
     }
     if (out.length > 0) io.stdout(out.join("\n") + "\n");
@@ -336,7 +337,7 @@ export const toolsMigrateCommand: Command = {
       ? 1
       : 0;
   },
-};
+});
 
 /** A shell word: `text` in single quotes. */
 function shellQuote(text: string): string {

@@ -9,7 +9,8 @@
 
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Command, CommandIo } from "./command.ts";
+import { type Command, defineCommand } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { namedProject } from "./_named_project.ts";
 import { errorMessage, writeFileAtomic } from "../common/mod.ts";
 import {
@@ -117,13 +118,20 @@ export function nameRefusal(
   return undefined;
 }
 
-/** `beeuni tools new`: starts a project tool. */
-export const toolsNewCommand: Command = {
-  name: "tools new",
-  summary: "Write a new tool to tools/<name>.ts, with its test, and declare it",
-  usage: `Usage: beeuni tools new <name> [--zod] [--manifest PATH]
+const OPTIONS = {
+  zod: {
+    type: "boolean",
+    help: `write the parameters as a zod schema (zod 4.2 or later
+installed in the project: npm install zod)`,
+  },
+  manifest: MANIFEST_OPTION,
+} as const;
 
-Writes tools/<name>.ts, a working tool written with defineTool from
+/** `beeuni tools new`: starts a project tool. */
+export const toolsNewCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis: "<name> [--zod] [--manifest PATH]",
+  description:
+    `Writes tools/<name>.ts, a working tool written with defineTool from
 "@beeuni/tools" (its arguments typed from its JSON Schema, or with --zod
 from a zod schema), and tools/<name>_test.ts, a test that loads the
 project's tools and calls <name> as the daemon does (node:test: run it with
@@ -133,21 +141,17 @@ has); only that line is added.
 
 Refuses (exit 1) a name that is not a valid tool name, a harness tool's
 name, a name already declared or a Beeuni tool's, an existing
-tools/<name>.ts or tools/<name>_test.ts, and a manifest with errors.
-
-Options:
-  --zod            write the parameters as a zod schema (zod 4.2 or later
-                   installed in the project: npm install zod)
-  --manifest PATH  the project's beeuni.yaml (default: found from the
-                   current folder upwards)
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { name, project, flag: zod } = await namedProject(
-      args,
+tools/<name>.ts or tools/<name>_test.ts, and a manifest with errors.`,
+  options: OPTIONS,
+  positionals: 1,
+  async run({ values, positionals }, io) {
+    const { name, project } = await namedProject(
+      positionals,
+      values.manifest,
       io,
-      "zod",
       "name the new tool, e.g. lookup_order",
     );
+    const zod = values.zod === true;
     const { root, manifest } = project;
     const refused = (why: string) => {
       throw new Error(`cannot create tool "${name}": ${why}`);
@@ -172,11 +176,12 @@ Options:
         refused(`${file} exists: give the new tool another name`);
       }
     }
-    const manifestFile =
-      manifest.files.find((file) =>
-        file.path === manifest.manifestPath && file.hasToolsKey
-      )?.path ?? manifest.files.find((file) => file.hasToolsKey)?.path ??
-        manifest.manifestPath;
+    const manifestFile = manifest.files.find((file) =>
+      file.path === manifest.manifestPath && file.hasToolsKey
+    )?.path ?? manifest.files.find((file) =>
+      file.hasToolsKey
+    )?.path ??
+      manifest.manifestPath;
     const manifestPath = realpathSync(join(root, manifestFile));
     const before = readFileSync(manifestPath, "utf8");
     let after: string;
@@ -223,4 +228,4 @@ Options:
     );
     return 0;
   },
-};
+});

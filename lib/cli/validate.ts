@@ -9,9 +9,10 @@
 import {
   type Command,
   type CommandIo,
-  parseOptions,
+  defineCommand,
   UsageError,
 } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { join, relative } from "node:path";
 import {
   type Diagnostic,
@@ -32,6 +33,30 @@ import {
 } from "../schema_targets/mod.ts";
 
 const FORMATS: readonly DiagnosticsFormat[] = ["text", "json", "github"];
+
+const OPTIONS = {
+  manifest: MANIFEST_OPTION,
+  json: {
+    type: "boolean",
+    help: `print { manifest, valid, errors, warnings,
+diagnostics: [{ file, line, col, severity, rule,
+message }] } (same as --format json)`,
+  },
+  format: {
+    type: "string",
+    value: "FORMAT",
+    choices: FORMATS,
+    help: `text (default), json, or github (workflow commands
+that GitHub Actions shows as annotations)`,
+  },
+  load: { type: "boolean", help: "also load every tool module" },
+  target: {
+    type: "string",
+    value: "PROVIDER",
+    help: `also check every tool's parameters against
+openai, openai-strict, anthropic, gemini, or all`,
+  },
+} as const;
 
 /** Where the `tools:` value that declares `name` is written, the first time. */
 function declaredAt(project: Project, name: string): SourcePos | undefined {
@@ -147,14 +172,11 @@ async function loadDiagnostics(
 }
 
 /** `beeuni validate [--manifest PATH] [--json] [--format text|json|github] [--load] [--target T]`. */
-export const validateCommand: Command = {
-  name: "validate",
-  summary: "Check beeuni.yaml and its imports against every rule",
-  usage:
-    `Usage: beeuni validate [--manifest PATH] [--json] [--format text|json|github]
-                       [--load] [--target PROVIDER]
-
-Checks beeuni.yaml and every file it imports: tool names, beeuni:<name>
+export const validateCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis:
+    "[--manifest PATH] [--json] [--format text|json|github] [--load] [--target PROVIDER]",
+  description:
+    `Checks beeuni.yaml and every file it imports: tool names, beeuni:<name>
 values, module paths (repo-relative, existing, tracked by git), tools
 declared twice, agents' tools lists, copies of Beeuni tools in
 harnesses/opencode/tools/, and the YAML itself. Prints one line per
@@ -176,61 +198,30 @@ the daemon can serve rewritten for that provider (GET /beeuni/tools
 ?target=PROVIDER) is a warning; the rest is an error.
 
 Exit status: 0 when there is no error (warnings allowed), 1 when there is
-an error, 2 for a usage error.
-
-Options:
-  --manifest PATH    the project's beeuni.yaml (default: found from the
-                     current folder upwards)
-  --json             print { manifest, valid, errors, warnings,
-                     diagnostics: [{ file, line, col, severity, rule,
-                     message }] } (same as --format json)
-  --format FORMAT    text (default), json, or github (workflow commands
-                     that GitHub Actions shows as annotations)
-  --load             also load every tool module
-  --target PROVIDER  also check every tool's parameters against
-                     openai, openai-strict, anthropic, gemini, or all
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      manifest: { type: "string" },
-      json: { type: "boolean" },
-      format: { type: "string" },
-      load: { type: "boolean" },
-      target: { type: "string" },
-    });
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    }
-    const requested = values.format as string | undefined;
+an error, 2 for a usage error.`,
+  options: OPTIONS,
+  helpColumn: 21,
+  async run({ values }, io) {
     if (
-      requested !== undefined &&
-      !(FORMATS as readonly string[]).includes(requested)
+      values.json && values.format !== undefined && values.format !== "json"
     ) {
       throw new UsageError(
-        `unknown format "${requested}": use text, json or github`,
+        `--json and --format ${values.format} contradict each other: pick one`,
       );
     }
-    if (values.json && requested !== undefined && requested !== "json") {
-      throw new UsageError(
-        `--json and --format ${requested} contradict each other: pick one`,
-      );
-    }
-    const format: DiagnosticsFormat = values.json
-      ? "json"
-      : (requested as DiagnosticsFormat | undefined) ?? "text";
-    const manifestOption = values.manifest as string | undefined;
-    if (manifestOption === "") {
+    const format = values.json ? "json" : values.format ?? "text";
+    if (values.manifest === "") {
       throw new UsageError("--manifest needs a path");
     }
 
-    const targetOption = values.target as string | undefined;
+    const targetOption = values.target;
     const targets = targetOption === undefined
       ? []
       : parseTargets(targetOption);
 
     const project = await loadProject({
       cwd: io.cwd,
-      manifest: manifestOption,
+      manifest: values.manifest,
     });
     const diagnostics = values.load || targets.length > 0
       ? sortDiagnostics(project.manifest, [
@@ -248,4 +239,4 @@ Options:
     }
     return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
   },
-};
+});

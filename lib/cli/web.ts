@@ -5,18 +5,17 @@
  * @module
  */
 
-import type { Command, CommandIo } from "./command.ts";
-import { parseOptions, projectRootFor, UsageError } from "./command.ts";
+import { type Command, defineCommand, projectRootFor } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { errorMessage } from "../common/mod.ts";
 import { locateDaemon } from "../daemon/mod.ts";
 
 /** `beeuni web`: asks the project's daemon for a one-time address and prints it. */
-export const webCommand: Command = {
-  name: "web",
-  summary: "Print a fresh one-time address of the running daemon's web UI",
-  usage: `Usage: beeuni web [--manifest PATH]
-
-Asks the project's running daemon (the newest one, when several run) for a
+export const webCommand: Command<{ manifest: typeof MANIFEST_OPTION }> =
+  defineCommand({
+    synopsis: "[--manifest PATH]",
+    description:
+      `Asks the project's running daemon (the newest one, when several run) for a
 fresh address of its web UI and prints it:
 
   web ui: http://127.0.0.1:8787/w/…/#code=…
@@ -29,46 +28,38 @@ browser or the daemon stops (a reload keeps working). Run it again for
 another browser or tab that has no session.
 
 The daemon's token is read from its token file, or from BEEUNI_DAEMON_TOKEN
-when the daemon was started with it.
-
-Options:
-  --manifest PATH  the project's beeuni.yaml (default: found from the
-                   current folder upwards)
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      manifest: { type: "string" },
-    });
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    }
-    const root = projectRootFor(io.cwd, values.manifest as string | undefined);
-    const daemon = locateDaemon(root, io.env);
-    let response: Response;
-    try {
-      response = await fetch(`${daemon.url}/beeuni/web/code`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${daemon.token}` },
-      });
-    } catch (error) {
-      throw new Error(
-        `cannot reach the daemon at ${daemon.url}: ${
-          errorMessage(error)
-        }; is it still running?`,
-      );
-    }
-    const body = await response.json().catch(() => ({})) as {
-      url?: unknown;
-      error?: unknown;
-    };
-    if (!response.ok || typeof body.url !== "string") {
-      throw new Error(
-        `the daemon at ${daemon.url} gave no address (HTTP ${response.status}): ${
-          typeof body.error === "string" ? body.error : "its answer has no url"
-        }`,
-      );
-    }
-    io.stdout(`web ui: ${body.url}\n`);
-    return 0;
-  },
-};
+when the daemon was started with it.`,
+    options: { manifest: MANIFEST_OPTION },
+    async run({ values }, io) {
+      const root = projectRootFor(io.cwd, values.manifest);
+      const daemon = locateDaemon(root, io.env);
+      let response: Response;
+      try {
+        response = await fetch(`${daemon.url}/beeuni/web/code`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${daemon.token}` },
+        });
+      } catch (error) {
+        throw new Error(
+          `cannot reach the daemon at ${daemon.url}: ${
+            errorMessage(error)
+          }; is it still running?`,
+        );
+      }
+      const body = await response.json().catch(() => ({})) as {
+        url?: unknown;
+        error?: unknown;
+      };
+      if (!response.ok || typeof body.url !== "string") {
+        throw new Error(
+          `the daemon at ${daemon.url} gave no address (HTTP ${response.status}): ${
+            typeof body.error === "string"
+              ? body.error
+              : "its answer has no url"
+          }`,
+        );
+      }
+      io.stdout(`web ui: ${body.url}\n`);
+      return 0;
+    },
+  });

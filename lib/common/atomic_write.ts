@@ -26,8 +26,6 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** The mode of folders created on the way; default `0o700`. */
   dirMode?: number;
-  /** Called with the temporary file's path once it is written and flushed, before the rename. */
-  beforeRename?: (temp: string) => void;
 }
 
 /** The prefix of temporary files written by {@linkcode writeFileAtomic}: `.<name>.`. */
@@ -79,7 +77,6 @@ export function writeFileAtomic(
   closeSync(fd);
   try {
     chmodSync(temp, mode);
-    options.beforeRename?.(temp);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -127,7 +124,6 @@ export async function writeFileAtomicAsync(
       await handle.close();
     }
     await chmod(temp, mode);
-    options.beforeRename?.(temp);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });

@@ -13,11 +13,16 @@ export { errorMessage } from "./errors.ts";
 export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
 export { type JsonSyntaxError, jsonSyntaxError } from "./json_syntax_error.ts";
 export {
-  type OptionSpec,
+  type OptionDef,
+  type OptionDefs,
+  type OptionValue,
+  type OptionValues,
   type ParsedArgs,
   parseOptions,
+  type ParseOptionsOptions,
   UsageError,
 } from "./parse_options.ts";
+export { formatUsage, type UsageSpec } from "./format_usage.ts";
 export {
   type AtomicWriteOptions,
   tempPrefix,
@@ -40,16 +45,21 @@ export {
 export { git, type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
 export { isWithin } from "./is_within.ts";
+export { isPlainObject } from "./is_plain_object.ts";
+export { utf8Length } from "./utf8_length.ts";
 export { toolEnv } from "./tool_env.ts";
-export { readAtMost } from "./read_at_most.ts";
+export { BodyTextError, readBodyText } from "./read_body_text.ts";
 export {
   removeStaleTemps,
   STALE_TEMP_MS,
   type StaleTempOptions,
   tempTarget,
 } from "./stale_temps.ts";
-export { testPause } from "./test_pause.ts";
-export { isLoopbackHostHeader, isLoopbackHostname } from "./loopback.ts";
+export {
+  isLoopbackHostHeader,
+  isLoopbackHostname,
+  listenProblem,
+} from "./loopback.ts";
 export { RUNNER_MARKER } from "./runner_marker.ts";
 export { secretEqual } from "./secret_equal.ts";
 export { callerStringProblem, MAX_CALLER_STRING } from "./caller_string.ts";

@@ -11,7 +11,12 @@ export {
   type RunningDaemon,
   startDaemon,
 } from "./start_daemon.ts";
-export { DAEMON_USAGE, parseDaemonArgs } from "./options.ts";
+export {
+  DAEMON_OPTIONS,
+  DAEMON_USAGE,
+  DAEMON_USAGE_SPEC,
+  parseDaemonArgs,
+} from "./options.ts";
 export {
   DaemonNotRunningError,
   locateDaemon,

@@ -10,7 +10,7 @@ import { dirname, relative } from "node:path";
 import process from "node:process";
 import {
   errorMessage,
-  isLoopbackHostname,
+  listenProblem,
   StreamPool,
   toolEnv,
 } from "../common/mod.ts";
@@ -174,11 +174,8 @@ export async function startDaemon(
   options: DaemonOptions,
   io: Io,
 ): Promise<RunningDaemon> {
-  if (!options.allowRemote && !isLoopbackHostname(options.hostname)) {
-    throw new Error(
-      `refusing to listen on "${options.hostname}": the daemon listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen there anyway`,
-    );
-  }
+  const refused = listenProblem(options.hostname, options.allowRemote === true);
+  if (refused !== undefined) throw new Error(refused);
   const runtime = options.runtime ?? await defaultRuntime();
   const manifestFile = locateManifest(options.dir, options.manifest);
   const root = dirname(manifestFile);

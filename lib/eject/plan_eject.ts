@@ -119,36 +119,22 @@ export async function planEject(request: EjectRequest): Promise<EjectPlan> {
         }; pass --force to replace that with ${target}`,
       );
     }
-    const before = request.read(entry.valuePos.file);
-    return {
-      name,
-      toolFile: target,
-      manifestFile: entry.valuePos.file,
-      before,
-      after: await edit(before, name, entry.valuePos.file),
-    };
   }
+  // The file that names the tool, else the first with a `tools:` key (the
+  // root's before any import's), else the root.
   const withKey =
     manifest.files.find((file) =>
       file.path === manifest.manifestPath && file.hasToolsKey
     ) ?? manifest.files.find((file) => file.hasToolsKey);
-  if (withKey) {
-    const before = request.read(withKey.path);
-    return {
-      name,
-      toolFile: target,
-      manifestFile: withKey.path,
-      before,
-      after: await edit(before, name, withKey.path),
-    };
-  }
-  const before = request.read(manifest.manifestPath);
+  const manifestFile = entry?.valuePos.file ?? withKey?.path ??
+    manifest.manifestPath;
+  const before = request.read(manifestFile);
   return {
     name,
     toolFile: target,
-    manifestFile: manifest.manifestPath,
+    manifestFile,
     before,
-    after: await edit(before, name, manifest.manifestPath),
+    after: await edit(before, name, manifestFile),
   };
 }
 

@@ -1,6 +1,6 @@
-// JSON answers and reading request bodies within a limit.
+// JSON answers, path segments and the length of caller strings.
 
-import { callerStringProblem, readAtMost } from "../common/mod.ts";
+import { callerStringProblem } from "../common/mod.ts";
 import { HttpError } from "./call_body.ts";
 
 /** A JSON response: the body on one line, no caching. */
@@ -24,54 +24,6 @@ export function json(
 /** The 405 for a route asked with another method. */
 export function methodNotAllowed(allow: string): Response {
   return json(405, { error: `method not allowed: use ${allow}` }, { allow });
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new HttpError(400, "request body is not valid UTF-8");
-  }
-}
-
-async function readChunked(
-  body: ReadableStream<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array> {
-  const bytes = await readAtMost(body, limit);
-  if (bytes === undefined) {
-    throw new HttpError(
-      413,
-      `request body too large: over ${limit} bytes, the limit`,
-    );
-  }
-  return bytes;
-}
-
-/**
- * The request body as UTF-8 text, refused with 413 when it is over `limit`
- * bytes: by its `Content-Length`, or for a chunked body, by the bytes
- * received.
- */
-export async function readBody(
-  request: Request,
-  limit: number,
-): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null) {
-    if (Number(declared) > limit) {
-      throw new HttpError(
-        413,
-        `request body too large: ${declared} bytes, the limit is ${limit}`,
-      );
-    }
-    // The server delivers exactly Content-Length bytes.
-    return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
-  }
-  if (request.body === null) return "";
-  return decodeUtf8(await readChunked(request.body, limit));
 }
 
 /** One segment of a path, percent-decoded; a 400 when the encoding is malformed. */

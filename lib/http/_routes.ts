@@ -1,13 +1,9 @@
 // The daemon's own routes under /beeuni/, as a table.
 
+import { readBodyText } from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
-import {
-  checkCallerString,
-  decodeSegment,
-  json,
-  readBody,
-} from "./_respond.ts";
+import { checkCallerString, decodeSegment, json } from "./_respond.ts";
 import { HttpError, parseCallBody } from "./call_body.ts";
 import {
   isTarget,
@@ -260,7 +256,7 @@ export function beeuniRoutes(
         const body = await toolCall(
           host,
           name,
-          { name, ...parseCallBody(await readBody(request, limit)) },
+          { name, ...parseCallBody(await readBodyText(request, limit)) },
           target,
         );
         if (request.headers.get("accept")?.includes("text/event-stream")) {

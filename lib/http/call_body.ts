@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callerStringProblem } from "../common/mod.ts";
+import { callerStringProblem, isPlainObject } from "../common/mod.ts";
 
 /** One tool call over HTTP. */
 export interface CallBody {
@@ -29,10 +29,6 @@ export class HttpError extends Error {
     super(message);
     this.status = status;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const EXAMPLE = '{ "args": {...}, "sessionId": "...", "agent": "..." }';

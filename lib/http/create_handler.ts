@@ -55,7 +55,7 @@
  * @module
  */
 
-import { errorMessage, escapeControl } from "../common/mod.ts";
+import { BodyTextError, errorMessage, escapeControl } from "../common/mod.ts";
 import { callerWatch } from "./_caller_watch.ts";
 import { bearerChecker, checkHost, unauthorized } from "./_guard.ts";
 import { checkQuery, json } from "./_respond.ts";
@@ -199,7 +199,7 @@ export function createHandler(
       checkQuery(url);
       return await answer(request, url, scope);
     } catch (error) {
-      if (error instanceof HttpError) {
+      if (error instanceof HttpError || error instanceof BodyTextError) {
         log(`[http] ${error.status} ${where}: ${error.message}`);
         return json(error.status, { error: error.message });
       }

@@ -2,6 +2,7 @@
 // `yaml` library they need, loaded by the first edit.
 
 import { CST, parseDocument, Parser } from "yaml";
+import { isPlainObject } from "../common/mod.ts";
 import type { ManifestEditOptions, ToolsEntry } from "./edit_manifest.ts";
 
 /** Does what editManifestTools() says it does. */
@@ -273,7 +274,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(
     value,
     (_key, v) =>
-      v && typeof v === "object" && !Array.isArray(v)
+      isPlainObject(v)
         ? Object.fromEntries(
           Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
         )
@@ -318,7 +319,7 @@ function verify(
     // Too many aliases to compare: the checks above stand.
     return after;
   }
-  if (typeof expected !== "object" || Array.isArray(expected)) return after;
+  if (!isPlainObject(expected)) return after;
   const tools: Record<string, unknown> = {
     ...(expected.tools as Record<string, unknown> ?? {}),
   };

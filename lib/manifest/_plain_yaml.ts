@@ -47,6 +47,12 @@ function decline(): never {
   throw DECLINE;
 }
 
+/** A value read from the text, and the offset just past it. */
+interface Span {
+  node: TreeNode;
+  end: number;
+}
+
 /** A line with text on it (not blank, not only a comment). */
 interface Line {
   /** Offset of its first character. */
@@ -307,17 +313,27 @@ class PlainReader {
     decline();
   }
 
-  /** A one-line value in block context: plain, quoted, `[…]` or `{…}`. */
-  #inline(
-    at: number,
-    end: number,
-    depth: number,
-  ): { node: TreeNode; end: number } {
-    const src = this.#src;
-    const first = src[at];
+  /**
+   * The quoted or flow value that starts at `at`; undefined when it is a
+   * plain scalar. Declines a value that starts with another indicator.
+   */
+  #quotedOrFlow(at: number, end: number, depth: number): Span | undefined {
+    const first = this.#src[at];
     if (first === "'" || first === '"') return this.#quotedNode(at, end);
     if (first === "[" || first === "{") return this.#flow(at, end, depth);
     if (INDICATORS.has(first)) decline();
+    return undefined;
+  }
+
+  /** A one-line value in block context: plain, quoted, `[…]` or `{…}`. */
+  #inline(at: number, end: number, depth: number): Span {
+    return this.#quotedOrFlow(at, end, depth) ??
+      this.#plain(at, this.#plainEnd(at, end));
+  }
+
+  /** Where the plain scalar at `at` in block context ends, its trailing spaces left out. */
+  #plainEnd(at: number, end: number): number {
+    const src = this.#src;
     let r = at;
     let last = at;
     while (r < end) {
@@ -334,10 +350,34 @@ class PlainReader {
       }
       r++;
     }
-    return {
-      node: this.#scalar(plainValue(src.slice(at, last)), at),
-      end: last,
-    };
+    return last;
+  }
+
+  /** Where the plain scalar at `at` in a flow collection ends, its trailing spaces left out. */
+  #flowPlainEnd(at: number, end: number): number {
+    const src = this.#src;
+    let r = at;
+    let last = at;
+    while (r < end) {
+      const char = src[r];
+      if (FLOW_ENDS.has(char)) break;
+      if (char === ":") {
+        const after = src[r + 1];
+        if (r + 1 === end || after === " " || FLOW_ENDS.has(after)) break;
+      }
+      if (char === " ") {
+        if (src[r + 1] === "#") decline();
+      } else last = r + 1;
+      r++;
+    }
+    if (r >= end) decline();
+    return last;
+  }
+
+  /** The plain scalar written from `at` to `last`. */
+  #plain(at: number, last: number): Span {
+    const value = plainValue(this.#src.slice(at, last));
+    return { node: this.#scalar(value, at), end: last };
   }
 
   /** The text of a one-line single- or double-quoted scalar (no escapes). */
@@ -373,11 +413,7 @@ class PlainReader {
   }
 
   /** A one-line flow collection: `[a, b]`, `{ key: value }`, nested. */
-  #flow(
-    at: number,
-    end: number,
-    depth: number,
-  ): { node: TreeNode; end: number } {
+  #flow(at: number, end: number, depth: number): Span {
     this.#enter(depth);
     this.#count();
     const src = this.#src;
@@ -421,36 +457,10 @@ class PlainReader {
   }
 
   /** A value inside a flow collection; a plain one ends before `,[]{}` or `: `. */
-  #flowItem(
-    at: number,
-    end: number,
-    depth: number,
-  ): { node: TreeNode; end: number } {
+  #flowItem(at: number, end: number, depth: number): Span {
     if (at >= end) decline();
-    const src = this.#src;
-    const first = src[at];
-    if (first === "'" || first === '"') return this.#quotedNode(at, end);
-    if (first === "[" || first === "{") return this.#flow(at, end, depth);
-    if (INDICATORS.has(first)) decline();
-    let r = at;
-    let last = at;
-    while (r < end) {
-      const char = src[r];
-      if (FLOW_ENDS.has(char)) break;
-      if (char === ":") {
-        const after = src[r + 1];
-        if (r + 1 === end || after === " " || FLOW_ENDS.has(after)) break;
-      }
-      if (char === " ") {
-        if (src[r + 1] === "#") decline();
-      } else last = r + 1;
-      r++;
-    }
-    if (r >= end) decline();
-    return {
-      node: this.#scalar(plainValue(src.slice(at, last)), at),
-      end: last,
-    };
+    return this.#quotedOrFlow(at, end, depth) ??
+      this.#plain(at, this.#flowPlainEnd(at, end));
   }
 }
 

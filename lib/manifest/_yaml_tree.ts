@@ -102,3 +102,24 @@ export function treeToJS(node: TreeValue): unknown {
   }
   return object;
 }
+
+/** Whether `node` is a mapping. */
+export function isMap(node: unknown): node is TreeMap {
+  return (node as TreeMap | null)?.kind === "map";
+}
+
+/** Whether `node` is a list. */
+export function isSeq(node: unknown): node is TreeSeq {
+  return (node as TreeSeq | null)?.kind === "seq";
+}
+
+/** Whether `node` is a scalar. */
+export function isScalar(node: unknown): node is TreeScalar {
+  return (node as TreeScalar | null)?.kind === "scalar";
+}
+
+/** Whether nothing is written at `node`: no node, or a null scalar. */
+export function isNothing(node: TreeValue): boolean {
+  return node === null || node === undefined ||
+    (isScalar(node) && node.value === null);
+}

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { utf8Length } from "../common/mod.ts";
 import {
   classify,
   errorResponse,
@@ -44,20 +45,6 @@ export function batchProblem(items: readonly unknown[]): string | undefined {
 
 /** How many requests of one batch run at once. */
 export const BATCH_WIDTH = 16;
-
-/** The length of `text` in UTF-8 bytes, counted without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // Two more bytes from U+0800 (but a surrogate pair's halves take one
-    // more each: 4 bytes for the pair), one more from U+0080.
-    if (unit >= 0x80) {
-      bytes += unit < 0x800 || (unit & 0xf800) === 0xd800 ? 1 : 2;
-    }
-  }
-  return bytes;
-}
 
 /** The error answering a request of a batch whose reply is full. */
 function overBudget(id: RequestId | null, what: string): RpcResponse {

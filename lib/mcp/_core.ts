@@ -11,7 +11,7 @@
  * @module
  */
 
-import { StreamPool } from "../common/mod.ts";
+import { isPlainObject, StreamPool } from "../common/mod.ts";
 import {
   errorResponse,
   idKey,
@@ -345,9 +345,7 @@ export class McpCore {
   /** The error for a `subscriptions/listen` whose `notifications` filter is not an object; `undefined` when it may open. */
   listenProblem(message: RpcRequest): RpcResponse | undefined {
     const filter = message.params?.notifications;
-    if (
-      typeof filter === "object" && filter !== null && !Array.isArray(filter)
-    ) return undefined;
+    if (isPlainObject(filter)) return undefined;
     return errorResponse(
       message.id,
       INVALID_PARAMS,

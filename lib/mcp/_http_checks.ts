@@ -9,9 +9,10 @@
  */
 
 import {
+  BodyTextError,
   callerStringProblem,
   isLoopbackHostname,
-  readAtMost,
+  readBodyText,
 } from "../common/mod.ts";
 import {
   errorResponse,
@@ -193,8 +194,6 @@ export function checkPostHeaders(request: Request, accept: string): void {
   }
 }
 
-const utf8 = new TextDecoder("utf-8");
-
 /** The body of `request` as JSON, refusing one over `limit` bytes (413) or not JSON (400). */
 export async function readJson(
   request: Request,
@@ -214,22 +213,16 @@ export async function readJson(
   }
 }
 
+/** The body as text: over `limit` bytes a 413, not UTF-8 a parse error. */
 async function readBody(request: Request, limit: number): Promise<string> {
-  const tooLarge = () =>
-    refuse(
-      413,
-      TRANSPORT_ERROR,
-      `Payload Too Large: the request body is over ${limit} bytes`,
-    );
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) tooLarge();
-  // The server delivers exactly Content-Length bytes; text() is Deno's
-  // quickest read (bytes that are not UTF-8 read as U+FFFD, and then fail
-  // as JSON unless they sit inside a string).
-  if (declared !== null || request.body === null) return await request.text();
-  const bytes = await readAtMost(request.body, limit);
-  if (bytes === undefined) return tooLarge();
-  return utf8.decode(bytes);
+  try {
+    return await readBodyText(request, limit);
+  } catch (error) {
+    if (!(error instanceof BodyTextError)) throw error;
+    return error.status === 413
+      ? refuse(413, TRANSPORT_ERROR, error.message)
+      : refuse(400, PARSE_ERROR, `Parse error: ${error.message}`);
+  }
 }
 
 /**

@@ -6,7 +6,11 @@
  * @module
  */
 
-import { callerStringProblem, MAX_CALLER_STRING } from "../common/mod.ts";
+import {
+  callerStringProblem,
+  isPlainObject,
+  MAX_CALLER_STRING,
+} from "../common/mod.ts";
 
 /** Invalid JSON was received. */
 export const PARSE_ERROR = -32700;
@@ -74,10 +78,6 @@ export type Incoming =
   | { kind: "response" }
   | { kind: "invalid"; response: RpcResponse };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Whether `value` is an id MCP allows: a string (of at most 400
  * characters: an id is echoed back in full) or a safe integer.
@@ -128,7 +128,9 @@ function invalid(id: RequestId | null, detail: string): Incoming {
  * ```
  */
 export function classify(value: unknown): Incoming {
-  if (!isObject(value)) return invalid(null, "a message must be a JSON object");
+  if (!isPlainObject(value)) {
+    return invalid(null, "a message must be a JSON object");
+  }
   const id = isRequestId(value.id) ? value.id : null;
   if (value.jsonrpc !== "2.0") {
     return invalid(id, 'the "jsonrpc" member must be exactly "2.0"');
@@ -144,7 +146,7 @@ export function classify(value: unknown): Incoming {
   }
   const longMethod = callerStringProblem('"method"', value.method);
   if (longMethod !== undefined) return invalid(id, longMethod);
-  if (value.params !== undefined && !isObject(value.params)) {
+  if (value.params !== undefined && !isPlainObject(value.params)) {
     return invalid(id, '"params" must be an object');
   }
   if (!("id" in value)) {

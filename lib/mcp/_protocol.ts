@@ -6,7 +6,11 @@
  * @module
  */
 
-import { callerStringProblem, MAX_CALLER_STRING } from "../common/mod.ts";
+import {
+  callerStringProblem,
+  isPlainObject,
+  MAX_CALLER_STRING,
+} from "../common/mod.ts";
 
 /** The newest session-based revision, offered when a client asks for one not served. */
 export const LATEST_VERSION = "2025-11-25";
@@ -69,16 +73,12 @@ export function isModernVersion(version: string): boolean {
   return version >= "2026-07-28";
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A request's `params._meta`, when it is an object. */
 export function metaOf(
   params: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {
   const meta = params?._meta;
-  return isObject(meta) ? meta : undefined;
+  return isPlainObject(meta) ? meta : undefined;
 }
 
 /** Whether the params carry a stateless-revision envelope claim (any `protocolVersion` key in `_meta`). */
@@ -103,11 +103,11 @@ export function envelopeProblem(
   }
   const long = callerStringProblem(`_meta["${META.protocolVersion}"]`, version);
   if (long !== undefined) return long;
-  if (!isObject(meta[META.clientCapabilities])) {
+  if (!isPlainObject(meta[META.clientCapabilities])) {
     return `_meta["${META.clientCapabilities}"] must be an object`;
   }
   const info = meta[META.clientInfo];
-  if (info !== undefined && !isObject(info)) {
+  if (info !== undefined && !isPlainObject(info)) {
     return `_meta["${META.clientInfo}"] must be an object`;
   }
   return undefined;

@@ -9,7 +9,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { callerStringProblem } from "../common/mod.ts";
+import { callerStringProblem, isPlainObject } from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostEvent } from "../host/mod.ts";
 import {
   errorResponse,
@@ -104,10 +104,6 @@ function invalidParams(id: RequestId, detail: string): RpcResponse {
 }
 
 type RequestId = RpcRequest["id"];
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The invalid-params error for a request whose caller-supplied strings the

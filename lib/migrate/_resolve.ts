@@ -18,6 +18,7 @@
  */
 
 import { posix } from "node:path";
+import { isPlainObject } from "../common/mod.ts";
 import { literalValue } from "./_schema.ts";
 import { isParseFailure, type SourceParser } from "../project/mod.ts";
 
@@ -234,9 +235,7 @@ export class ImportResolver {
     const parsed = this.#parse("config.js", `(${text}\n)`);
     if (isParseFailure(parsed)) return undefined;
     const value = literalValue(parsed.program.body[0]?.expression)?.value;
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? value as Record<string, unknown>
-      : undefined;
+    return isPlainObject(value) ? value : undefined;
   }
 }
 

@@ -380,18 +380,19 @@ function applyMethod(
       return { schema, optional };
     case "gt":
     case "positive":
-      if (link.name === "gt" && number === undefined) {
-        needs("a constant number");
-        return current;
-      }
-      return { schema: exclusive(schema, "min", number ?? 0), optional };
     case "lt":
-    case "negative":
-      if (link.name === "lt" && number === undefined) {
+    case "negative": {
+      // gt(n) and lt(n) need their number; positive and negative bound at 0.
+      const named = link.name === "gt" || link.name === "lt";
+      if (named && number === undefined) {
         needs("a constant number");
         return current;
       }
-      return { schema: exclusive(schema, "max", number ?? 0), optional };
+      const side = link.name === "gt" || link.name === "positive"
+        ? "min"
+        : "max";
+      return { schema: exclusive(schema, side, number ?? 0), optional };
+    }
     case "nonnegative":
       return { schema: { ...schema, minimum: 0 }, optional };
     case "nonpositive":

@@ -42,6 +42,7 @@ import { excludeFromGit, type GitExclude } from "./_git_exclude.ts";
 import {
   canonicalRoot,
   errorMessage,
+  isPlainObject,
   removeStaleTemps,
 } from "../common/mod.ts";
 
@@ -133,7 +134,7 @@ export function renderOpencodeAgent(
   const permission: Record<string, unknown> = {};
   const own = agent.raw?.permission;
   if (typeof own === "string") permission["*"] = own;
-  else if (own && typeof own === "object" && !Array.isArray(own)) {
+  else if (isPlainObject(own)) {
     Object.assign(permission, own);
   }
   for (const name of opencodeDenies(agent, hostedTools)) {

@@ -20,10 +20,10 @@ import { basename, dirname, join, resolve } from "node:path";
 import {
   canonicalRoot,
   type Env,
+  isPlainObject,
   projectKey,
   removeStaleTemps,
   stateDir,
-  testPause,
   withFileLock,
   writeFileAtomic,
 } from "../common/mod.ts";
@@ -105,9 +105,7 @@ function readStore(path: string): Record<string, string> {
     );
   }
   const secrets = (data as Partial<StoreFile> | null)?.secrets;
-  if (
-    typeof secrets !== "object" || secrets === null || Array.isArray(secrets)
-  ) {
+  if (!isPlainObject(secrets)) {
     throw new SecretStoreError(
       `cannot read secret store "${path}": no "secrets" object (fix or delete the file)`,
       path,
@@ -141,9 +139,7 @@ function updateStore(
       sorted[name] = secrets[name];
     }
     const data: StoreFile = { root: canonicalRoot(root), secrets: sorted };
-    writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n", {
-      beforeRename: () => testPause(env, "secrets-write"),
-    });
+    writeFileAtomic(path, JSON.stringify(data, null, 2) + "\n");
     return { path, changed: true };
   });
 }

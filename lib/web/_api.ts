@@ -4,6 +4,7 @@
 
 import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isPlainObject } from "../common/mod.ts";
 import type { Host, HostedTool, LoadError } from "../host/mod.ts";
 import { agentNames } from "../manifest/mod.ts";
 import type { History } from "./_history.ts";
@@ -105,10 +106,10 @@ export function eventsAnswer(history: History): Response {
 function shownPaths(history: History): Set<string> {
   const paths = new Set<string>();
   for (const record of history.records()) {
-    const args = record.args as Record<string, unknown> | null;
+    const args = record.args;
     if (
       record.name === "show" && record.outcome?.ok === true &&
-      typeof args === "object" && args !== null &&
+      isPlainObject(args) &&
       (args.type === "image" || args.type === "file") &&
       typeof args.path === "string"
     ) paths.add(args.path);

@@ -73,7 +73,7 @@ import {
 import { HttpError, type Mount, type Scope } from "../http/mod.ts";
 import {
   callerStringProblem,
-  readAtMost,
+  readBodyText,
   type StreamPool,
 } from "../common/mod.ts";
 
@@ -209,18 +209,10 @@ const MAX_SIGN_IN_BYTES = 1024;
 
 /** The `code` of a sign-in's JSON body. */
 async function readCode(request: Request): Promise<string> {
-  const bytes = request.body === null
-    ? new Uint8Array()
-    : await readAtMost(request.body, MAX_SIGN_IN_BYTES);
-  if (bytes === undefined) {
-    throw new HttpError(
-      413,
-      `request body too large: over ${MAX_SIGN_IN_BYTES} bytes, the limit`,
-    );
-  }
+  const text = await readBodyText(request, MAX_SIGN_IN_BYTES);
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
+    body = JSON.parse(text);
   } catch {
     body = undefined;
   }
