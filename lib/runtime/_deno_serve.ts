@@ -9,6 +9,7 @@
 
 import type { Handler, ServeOptions, Server } from "./types.ts";
 import {
+  type ConnectionGuard,
   connectionGuard,
   type GuardedSocket,
   resolveLimits,
@@ -95,6 +96,80 @@ function withKeepAlive(handler: Handler, idleTimeoutMs: number): Handler {
 }
 
 /**
+ * Hands `conn` to Deno's server for it, under `guard`, each request to
+ * `respond`; resolves once the connection has ended, or is `undefined` when
+ * the guard refused it.
+ */
+function serveConnection(
+  conn: Deno.Conn,
+  serveOn: ServeOnConnection,
+  guard: ConnectionGuard,
+  respond: Handler,
+): Promise<void> | undefined {
+  // Before Deno's server has the connection, closing it is ours to do.
+  let close = () => {
+    try {
+      conn.close();
+    } catch {
+      // Already closed.
+    }
+  };
+  const socket: GuardedSocket = { destroy: () => close() };
+  if (!guard.opened(socket)) return undefined;
+  const requestEnded = () => guard.requestEnded(socket);
+  let server: ConnectionServer;
+  try {
+    server = serveOn(
+      conn,
+      undefined,
+      (request, info) => {
+        guard.requestStarted(socket);
+        info.completed.then(requestEnded, requestEnded);
+        return respond(request);
+      },
+      internalError,
+      () => {},
+    );
+  } catch {
+    // Gone before it could be served (reset by its client).
+    guard.closed(socket);
+    close();
+    return undefined;
+  }
+  // The guard closes only waiting connections (and busy ones once their
+  // requests end, when the server shuts down), so a graceful close is as
+  // quick as an abort, and safe: Deno's abort of a connection that has just
+  // ended throws where nothing can catch it.
+  close = () => void server.shutdown().catch(() => {});
+  return server.finished.catch(() => {}).then(() => guard.closed(socket));
+}
+
+/** Accepts connections on `listener`, each to `onConnection`, until it closes. */
+async function acceptAll(
+  listener: Deno.Listener,
+  onConnection: (conn: Deno.Conn) => void,
+): Promise<void> {
+  while (true) {
+    let conn: Deno.Conn;
+    try {
+      conn = await listener.accept();
+    } catch (error) {
+      if (
+        error instanceof Deno.errors.BadResource ||
+        error instanceof Deno.errors.Interrupted
+      ) return;
+      // Out of file descriptors (the connection waits in the queue), or a
+      // connection gone before it was accepted: the listener goes on.
+      if (!connectionGone(error)) {
+        await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS));
+      }
+      continue;
+    }
+    onConnection(conn);
+  }
+}
+
+/**
  * Serves `handler` on `options.hostname:options.port` within
  * `options.limits` with Deno's HTTP server, or with Deno's `node:http`
  * where this Deno cannot hand that server a connection.
@@ -116,58 +191,16 @@ export async function serveDeno(
     port: options.port,
   });
   const open = new Set<Promise<void>>();
-  let closing = false;
-
-  const serveConnection = (conn: Deno.Conn) => {
-    // Before Deno's server has the connection, closing it is ours to do.
-    let close = () => conn.close();
-    const socket: GuardedSocket = { destroy: () => close() };
-    if (!guard.opened(socket)) return;
-    const requestEnded = () => guard.requestEnded(socket);
-    const server = serveOn(
-      conn,
-      undefined,
-      (request, info) => {
-        guard.requestStarted(socket);
-        info.completed.then(requestEnded, requestEnded);
-        return respond(request);
-      },
-      internalError,
-      () => {},
-    );
-    // The guard closes only waiting connections (and busy ones once their
-    // requests end, when the server shuts down), so a graceful close is as
-    // quick as an abort, and safe: Deno's abort of a connection that has
-    // just ended throws where nothing can catch it.
-    close = () => void server.shutdown().catch(() => {});
-    const ended = server.finished.catch(() => {}).then(() => {
-      guard.closed(socket);
-      open.delete(ended);
-    });
+  const accepting = acceptAll(listener, (conn) => {
+    const ended = serveConnection(conn, serveOn, guard, respond);
+    if (!ended) return;
     open.add(ended);
-  };
-
-  const accepting = (async () => {
-    while (!closing) {
-      let conn: Deno.Conn;
-      try {
-        conn = await listener.accept();
-      } catch (error) {
-        if (closing || error instanceof Deno.errors.BadResource) break;
-        // Out of file descriptors (the connection waits in the queue), or a
-        // connection gone before it was accepted: the listener goes on.
-        if (!connectionGone(error)) {
-          await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS));
-        }
-        continue;
-      }
-      serveConnection(conn);
-    }
-  })();
-
+    ended.then(() => open.delete(ended));
+  });
   const finished = accepting.then(async () => {
     while (open.size > 0) await Promise.all(open);
   });
+  let closing = false;
   return {
     hostname: listener.addr.hostname,
     port: listener.addr.port,
