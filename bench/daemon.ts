@@ -410,38 +410,31 @@ async function main(): Promise<void> {
   const procs: Server[] = [];
   try {
     const small = generateProject(root, 0);
-    const bareScript = join(root, "bare_server.ts");
-    write(bareScript, BARE_SERVER);
     const daemon = await spawnServer(
       ["run", "-A", "--quiet", DAEMON, "--dir", small, "--port", "0"],
       { env },
     );
     procs.push(daemon);
-    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], {
-      env,
-    });
-    procs.push(bare);
-    const layerScript = join(root, "http_layer_server.ts");
-    write(layerScript, httpLayerServer());
-    const layer = await spawnServer(
-      ["run", "-A", "--quiet", layerScript],
-      { env },
+    /** Writes `source` to `name` in the temp folder and serves it. */
+    const serveScript = async (name: string, source: string) => {
+      const script = join(root, name);
+      write(script, source);
+      const server = await spawnServer(["run", "-A", "--quiet", script], {
+        env,
+      });
+      procs.push(server);
+      return server;
+    };
+    const bare = await serveScript("bare_server.ts", BARE_SERVER);
+    const layer = await serveScript("http_layer_server.ts", httpLayerServer());
+    const adapter = await serveScript(
+      "adapter_layer_server.ts",
+      serverLayerScript("_deno_serve.ts", "serveDeno"),
     );
-    procs.push(layer);
-    const adapterScript = join(root, "adapter_layer_server.ts");
-    write(adapterScript, serverLayerScript("_deno_serve.ts", "serveDeno"));
-    const adapter = await spawnServer(
-      ["run", "-A", "--quiet", adapterScript],
-      { env },
+    const nodeHttp = await serveScript(
+      "node_http_layer_server.ts",
+      serverLayerScript("_node_http.ts", "serveNodeHttp"),
     );
-    procs.push(adapter);
-    const nodeHttpScript = join(root, "node_http_layer_server.ts");
-    write(nodeHttpScript, serverLayerScript("_node_http.ts", "serveNodeHttp"));
-    const nodeHttp = await spawnServer(
-      ["run", "-A", "--quiet", nodeHttpScript],
-      { env },
-    );
-    procs.push(nodeHttp);
     const targets = {
       daemon: `${daemon.url}/beeuni/tools/echo`,
       bare: `${bare.url}/`,
