@@ -11,14 +11,17 @@
 //
 // Both servers and every cold start run as real subprocesses on 127.0.0.1;
 // the client is this process. Rounds alternate between the two sides so
-// drifts of a noisy machine hit both alike.
+// drifts of a noisy machine hit both alike. With `--before <checkout>` the
+// daemon of that checkout (same project, same flags) is one more side in
+// the latency, throughput and CPU rounds.
 //
-//   deno run -A bench/daemon.ts [--quick]
+//   deno run -A bench/daemon.ts [--quick] [--before <checkout>]
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { freePort, type Server, spawnServer } from "./_process.ts";
@@ -30,7 +33,16 @@ import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DAEMON = join(REPO_ROOT, "daemon.ts");
-const QUICK = Deno.args.includes("--quick");
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    quick: { type: "boolean", default: false },
+    before: { type: "string" },
+  },
+});
+const QUICK = flags.quick;
+/** The daemon.ts of an older checkout to measure beside this one's. */
+const BEFORE = flags.before && join(resolve(flags.before), "daemon.ts");
 
 const LATENCY_WARMUP = QUICK ? 50 : 200;
 const LATENCY_CALLS = QUICK ? 200 : 1000; // per side
@@ -134,33 +146,39 @@ Deno.addSignalListener("SIGTERM", () => server.shutdown());
 }
 
 /**
- * The CPU time a side's server (and every process it started) spends per
- * call, in microseconds: `CPU_CALLS` calls with `CPU_CONCURRENCY` in
- * flight, `CPU_ROUNDS` rounds alternating the sides, the median round.
+ * The CPU time a side's server spends per call, in microseconds: with every
+ * process it started (`tree`), and its own process alone (`self`).
+ * `CPU_CALLS` calls with `CPU_CONCURRENCY` in flight, `CPU_ROUNDS` rounds
+ * alternating the sides, the median round.
  */
 async function cpuPerCall(
   sides: Record<string, { url: string; pid: number }>,
-): Promise<Record<string, number>> {
+): Promise<Record<string, { tree: number; self: number }>> {
   const names = Object.keys(sides);
-  const samples: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
+  const samples = Object.fromEntries(
+    names.map((n) => [n, { tree: [] as number[], self: [] as number[] }]),
   );
   for (let round = 0; round < CPU_ROUNDS; round++) {
     const order = round % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
       const { url, pid } = sides[name];
       const pids = () => [pid, ...descendants(pid)];
-      const before = cpuSeconds(pids());
+      const before = { tree: cpuSeconds(pids()), self: cpuSeconds([pid]) };
       let next = 0;
       await Promise.all(
         Array.from({ length: CPU_CONCURRENCY }, async () => {
           while (next < CPU_CALLS) await callOnce(url, `u${next++}`);
         }),
       );
-      samples[name].push((cpuSeconds(pids()) - before) / CPU_CALLS * 1e6);
+      const perCall = (seconds: number) => seconds / CPU_CALLS * 1e6;
+      samples[name].tree.push(perCall(cpuSeconds(pids()) - before.tree));
+      samples[name].self.push(perCall(cpuSeconds([pid]) - before.self));
     }
   }
-  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+  return Object.fromEntries(names.map((n) => [n, {
+    tree: median(samples[n].tree),
+    self: median(samples[n].self),
+  }]));
 }
 
 /** Times the host's phases in a fresh process: import, createHost, first call. */
@@ -410,11 +428,17 @@ async function main(): Promise<void> {
   const procs: Server[] = [];
   try {
     const small = generateProject(root, 0);
-    const daemon = await spawnServer(
-      ["run", "-A", "--quiet", DAEMON, "--dir", small, "--port", "0"],
-      { env },
-    );
-    procs.push(daemon);
+    /** Serves the project `small` with `daemonTs`. */
+    const serveDaemon = async (daemonTs: string) => {
+      const server = await spawnServer(
+        ["run", "-A", "--quiet", daemonTs, "--dir", small, "--port", "0"],
+        { env },
+      );
+      procs.push(server);
+      return server;
+    };
+    const daemon = await serveDaemon(DAEMON);
+    const before = BEFORE ? await serveDaemon(BEFORE) : undefined;
     /** Writes `source` to `name` in the temp folder and serves it. */
     const serveScript = async (name: string, source: string) => {
       const script = join(root, name);
@@ -435,13 +459,20 @@ async function main(): Promise<void> {
       "node_http_layer_server.ts",
       serverLayerScript("_node_http.ts", "serveNodeHttp"),
     );
-    const targets = {
-      daemon: `${daemon.url}/beeuni/tools/echo`,
-      bare: `${bare.url}/`,
-      layer: `${layer.url}/beeuni/tools/echo`,
-      adapter: `${adapter.url}/beeuni/tools/echo`,
-      nodeHttp: `${nodeHttp.url}/beeuni/tools/echo`,
+    const servers: Record<string, Server> = {
+      daemon,
+      bare,
+      layer,
+      adapter,
+      nodeHttp,
+      ...before ? { before } : {},
     };
+    const targets: Record<string, string> = Object.fromEntries(
+      Object.entries(servers).map(([name, { url }]) => [
+        name,
+        name === "bare" ? `${url}/` : `${url}/beeuni/tools/echo`,
+      ]),
+    );
 
     console.error("measuring latency...");
     const lat = await latency(targets, callOnce, {
@@ -455,12 +486,11 @@ async function main(): Promise<void> {
       rounds: THROUGHPUT_ROUNDS,
     });
     console.error("measuring CPU time per call...");
-    const servers = { daemon, bare, layer, adapter, nodeHttp };
     const cpu = await cpuPerCall(
       Object.fromEntries(
         Object.entries(targets).map((
           [name, url],
-        ) => [name, { url, pid: servers[name as keyof typeof servers].pid }]),
+        ) => [name, { url, pid: servers[name].pid }]),
       ),
     );
     for (const proc of procs.splice(0)) await proc.stop();
@@ -545,22 +575,29 @@ async function main(): Promise<void> {
         fmt(memory.idle.pss, 0)
       } | ${fmt(memory.base.pss, 0)} | | | |`,
     );
-    const server = (
-      label: string,
-      side: "daemon" | "layer" | "adapter" | "nodeHttp",
-    ) => [
+    /** The CPU row of side's own process, without the runners it started. */
+    const selfCpu = (side: string) =>
+      `| (its own process alone): CPU per call (us) | ${
+        fmt(cpu[side].self, 0)
+      } | ${fmt(cpu.bare.self, 0)} | ${
+        fmt(cpu[side].self / cpu.bare.self)
+      }x | | |`;
+    const server = (label: string, side: string) => [
       `| ${label}: latency (ms) | ${fmt(lat[side], 3)} | ${
         fmt(lat.bare, 3)
       } | ${fmt(lat[side] / lat.bare)}x | | |`,
       `| ${label}: throughput (calls/s) | ${fmt(thr[side], 0)} | ${
         fmt(thr.bare, 0)
       } | ${fmt(thr[side] / thr.bare)}x | | |`,
-      `| ${label}: CPU per call (us, its processes) | ${fmt(cpu[side], 0)} | ${
-        fmt(cpu.bare, 0)
-      } | ${fmt(cpu[side] / cpu.bare)}x | | |`,
+      `| ${label}: CPU per call (us, its processes) | ${
+        fmt(cpu[side].tree, 0)
+      } | ${fmt(cpu.bare.tree, 0)} | ${
+        fmt(cpu[side].tree / cpu.bare.tree)
+      }x | | |`,
     ];
     rows.push(
       ...server("(the daemon, with its runner)", "daemon").slice(2),
+      selfCpu("daemon"),
       ...server("(HTTP layer alone, in-memory host, on `Deno.serve`)", "layer"),
       ...server(
         "(the same layer on the Deno adapter: Deno's HTTP server, own listener, connection guard)",
@@ -570,6 +607,12 @@ async function main(): Promise<void> {
         "(the same layer on `node:http` and the connection guard, as under Node.js and Bun)",
         "nodeHttp",
       ),
+      ...before
+        ? [
+          ...server(`(the daemon of ${flags.before})`, "before"),
+          selfCpu("before"),
+        ]
+        : [],
     );
     console.log(rows.join("\n"));
     console.log(
