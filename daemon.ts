@@ -32,32 +32,24 @@ import {
   runtimeProblem,
 } from "./lib/runtime/mod.ts";
 import { errorMessage, UsageError } from "./lib/common/mod.ts";
-
-export { isLoopbackHostname } from "./lib/common/mod.ts";
 import { DAEMON_USAGE, runDaemon } from "./lib/daemon/mod.ts";
 
 export {
   DAEMON_USAGE,
+  DaemonNotRunningError,
   type DaemonOptions,
   type DaemonRuntime,
+  ListenError,
   locateDaemon,
   type LocatedDaemon,
   parseDaemonArgs,
+  PortInUseError,
   type ProgramRuntime,
   runDaemon,
   type RunningDaemon,
   startDaemon,
 } from "./lib/daemon/mod.ts";
-export type {
-  ConnectionLimits,
-  Handler,
-  Io,
-  Runtime,
-  RuntimeName,
-  ServeOptions,
-  Server,
-  Watcher,
-} from "./lib/runtime/mod.ts";
+export { UsageError } from "./lib/common/mod.ts";
 
 if (isMainModule(import.meta)) {
   const problem = runtimeProblem();

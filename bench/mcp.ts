@@ -13,7 +13,13 @@
 //   same function in its own thread: the protocol alone;
 // - daemon /mcp: the real daemon (`daemon.ts`, token and Host checks, the
 //   echo tool in its worker) over MCP;
-// - daemon route: the same daemon's `POST /beeuni/tools/echo`, for scale.
+// - daemon route: the same daemon's `POST /beeuni/tools/echo`, for scale;
+// - stdio: `beeuni mcp` on the same project (a 2025-11-25 session on its
+//   standard input and output, the echo tool in its runner), calls told
+//   apart by id.
+//
+// With `--compare <older checkout>`, the layer, the daemon's /mcp and stdio
+// of that checkout run too ("… before"), in the same rounds.
 //
 // Latency: the median of sequential calls, sides alternating. Throughput:
 // calls per second with 32 in flight, the median of several rounds, sides
@@ -22,19 +28,26 @@
 // 127.0.0.1; the client is this process. The SDK is installed from npm into
 // the test cache folder the first time.
 //
-//   deno run -A bench/mcp.ts [--quick]
+//   deno run -A bench/mcp.ts [--quick] [--compare <older checkout>]
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { TOKEN } from "./_daemon_env.ts";
 import { type Server, spawnServer } from "./_process.ts";
 import { latency, throughput } from "./_rounds.ts";
 import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const QUICK = Deno.args.includes("--quick");
+const { values: FLAGS } = parseArgs({
+  args: Deno.args,
+  options: { quick: { type: "boolean" }, compare: { type: "string" } },
+});
+const QUICK = FLAGS.quick === true;
+/** An older checkout whose layer, daemon and stdio server run beside this one's. */
+const BEFORE = FLAGS.compare;
 const LATENCY_WARMUP = QUICK ? 50 : 300;
 const LATENCY_CALLS = QUICK ? 300 : 1500; // per side
 const CONCURRENCY = 32;
@@ -100,8 +113,9 @@ const server = Deno.serve({ hostname: "127.0.0.1", port: 0, ${LISTEN} }, async (
 Deno.addSignalListener("SIGTERM", () => server.shutdown());
 `;
 
-function layerServer(): string {
-  const mod = new URL("../lib/mcp/mod.ts", import.meta.url).href;
+/** The layer's server script, from the checkout at `root`. */
+function layerServer(root: string): string {
+  const mod = new URL(`file://${join(root, "lib/mcp/mod.ts")}`).href;
   return `import { createMcpHttp } from ${JSON.stringify(mod)};
 const echo = (args) => String(args.text);
 const host = {
@@ -140,8 +154,10 @@ async function sdkInstall(): Promise<string> {
   return dir;
 }
 
-/** How a side is called: its URL, the headers of every call, and (for the daemon's route) its own body shape. */
-interface Side {
+/** How a side is called: its URL, the headers of every call, and (for the daemon's route) its own body shape; or a stdio server. */
+type Side = HttpSide | StdioSide;
+
+interface HttpSide {
   url: string;
   headers: Record<string, string>;
   route?: boolean;
@@ -149,8 +165,99 @@ interface Side {
 
 let ids = 0;
 
+/** `beeuni mcp` of the checkout at `root` serving `project` (its state in `state`), in a 2025-11-25 session; calls are told apart by id. */
+class StdioSide {
+  #child: Deno.ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  #encoder = new TextEncoder();
+  #reading: Promise<void>;
+
+  constructor(root: string, project: string, state: string) {
+    this.#child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        "--config",
+        join(root, "deno.json"),
+        join(root, "cli.ts"),
+        "mcp",
+        "--manifest",
+        join(project, "beeuni.yaml"),
+        "--agent",
+        "bench",
+        "--no-watch",
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+      env: { NO_COLOR: "1", XDG_STATE_HOME: state },
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#reading = this.#read();
+  }
+
+  async #read(): Promise<void> {
+    let buffer = "";
+    for await (
+      const text of this.#child.stdout.pipeThrough(new TextDecoderStream())
+    ) {
+      buffer += text;
+      let newline;
+      while ((newline = buffer.indexOf("\n")) !== -1) {
+        const message = JSON.parse(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        const resolve = this.#waiting.get(message.id);
+        this.#waiting.delete(message.id);
+        resolve?.(message);
+      }
+    }
+  }
+
+  /** Sends a request and gives its response. */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const id = ++ids;
+    const answer = new Promise<Record<string, unknown>>((resolve) =>
+      this.#waiting.set(id, resolve)
+    );
+    void this.#writer.write(this.#encoder.encode(
+      JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n",
+    ));
+    return answer;
+  }
+
+  async start(): Promise<StdioSide> {
+    await this.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "1" },
+    });
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.#writer.close().catch(() => {});
+    await this.#child.status;
+    await this.#reading;
+  }
+}
+
 /** One call of the echo tool; throws unless it answers `text`. */
 async function callOnce(side: Side, text: string): Promise<void> {
+  if (side instanceof StdioSide) {
+    const answer = await side.request("tools/call", {
+      name: "echo",
+      arguments: { text },
+    }) as { result?: { content?: { text?: string }[] } };
+    if (answer.result?.content?.[0]?.text !== text) {
+      throw new Error(`unexpected answer: ${JSON.stringify(answer)}`);
+    }
+    return;
+  }
   const body = side.route
     ? { args: { text }, sessionId: "bench", agent: "bench" }
     : {
@@ -185,7 +292,7 @@ async function callOnce(side: Side, text: string): Promise<void> {
 async function session(
   url: string,
   auth: Record<string, string>,
-): Promise<Side> {
+): Promise<HttpSide> {
   const headers = {
     ...auth,
     "content-type": "application/json",
@@ -220,11 +327,10 @@ async function session(
 
 const work = mkdtempSync(join(tmpdir(), "beeuni-bench-mcp-"));
 const procs: Server[] = [];
+const stdios: StdioSide[] = [];
 try {
-  const config = ["--config", join(REPO_ROOT, "deno.json")];
   write(join(work, "bare.ts"), BARE_SERVER);
   write(join(work, "bare_headers.ts"), BARE_HEADERS_SERVER);
-  write(join(work, "layer.ts"), layerServer());
   // The SDK runs from its npm install: a folder whose node_modules links to it.
   const sdkDir = join(work, "sdk");
   mkdirSync(sdkDir);
@@ -283,33 +389,6 @@ try {
     { cwd: sdkDir, stderr: "piped" },
   );
   procs.push(sdk);
-  const layer = await spawnServer([
-    "run",
-    "-A",
-    "--quiet",
-    ...config,
-    join(work, "layer.ts"),
-  ], { stderr: "piped" });
-  procs.push(layer);
-  const daemon = await spawnServer(
-    [
-      "run",
-      "-A",
-      "--quiet",
-      join(REPO_ROOT, "daemon.ts"),
-      "--dir",
-      project,
-      "--port",
-      "0",
-      "--no-watch",
-      "--no-opencode",
-    ],
-    {
-      env: { BEEUNI_DAEMON_TOKEN: TOKEN, PATH: Deno.env.get("PATH") ?? "" },
-      stderr: "piped",
-    },
-  );
-  procs.push(daemon);
 
   const json = { "content-type": "application/json" };
   const both = { ...json, accept: "application/json, text/event-stream" };
@@ -324,14 +403,55 @@ try {
     "bare": { url: `${bare.url}/`, headers: json },
     "bare+headers": { url: `${bareHeaders.url}/`, headers: sessionLike },
     "sdk": { url: `${sdk.url}/mcp`, headers: both },
-    "layer": await session(`${layer.url}/mcp`, {}),
-    "daemon /mcp": await session(`${daemon.url}/mcp`, auth),
-    "daemon route": {
-      url: `${daemon.url}/beeuni/tools/echo`,
-      headers: { ...json, ...auth },
-      route: true,
-    },
   };
+  /** The layer, the daemon and `beeuni mcp` of the checkout at `root`, named with `suffix`. */
+  const checkout = async (root: string, suffix: string) => {
+    write(join(work, `layer${suffix}.ts`), layerServer(root));
+    const config = ["--config", join(root, "deno.json")];
+    const layer = await spawnServer(
+      ["run", "-A", "--quiet", ...config, join(work, `layer${suffix}.ts`)],
+      { stderr: "piped" },
+    );
+    procs.push(layer);
+    const daemon = await spawnServer(
+      [
+        "run",
+        "-A",
+        "--quiet",
+        ...config,
+        join(root, "daemon.ts"),
+        "--dir",
+        project,
+        "--port",
+        "0",
+        "--no-watch",
+        "--no-opencode",
+      ],
+      {
+        env: {
+          BEEUNI_DAEMON_TOKEN: TOKEN,
+          PATH: Deno.env.get("PATH") ?? "",
+          XDG_STATE_HOME: join(work, `state${suffix}`),
+        },
+        stderr: "piped",
+      },
+    );
+    procs.push(daemon);
+    const stdio = new StdioSide(root, project, join(work, `stdio${suffix}`));
+    stdios.push(stdio);
+    sides[`layer${suffix}`] = await session(`${layer.url}/mcp`, {});
+    sides[`daemon /mcp${suffix}`] = await session(`${daemon.url}/mcp`, auth);
+    if (suffix === "") {
+      sides["daemon route"] = {
+        url: `${daemon.url}/beeuni/tools/echo`,
+        headers: { ...json, ...auth },
+        route: true,
+      };
+    }
+    sides[`stdio${suffix}`] = await stdio.start();
+  };
+  await checkout(REPO_ROOT, "");
+  if (BEFORE !== undefined) await checkout(BEFORE, " before");
   const lat = await latency(sides, callOnce, {
     warmup: LATENCY_WARMUP,
     calls: LATENCY_CALLS,
@@ -355,6 +475,15 @@ try {
   console.table(rows);
   const layerLatency = lat.layer / lat.bare;
   const layerRate = rate.layer / rate.bare;
+  if (BEFORE !== undefined) {
+    for (const name of ["layer", "daemon /mcp", "stdio"]) {
+      console.log(
+        `${name} against ${name} before: latency ${
+          (lat[name] / lat[`${name} before`]).toFixed(2)
+        }x, throughput ${(rate[name] / rate[`${name} before`]).toFixed(2)}x`,
+      );
+    }
+  }
   console.log(
     `goal, layer latency <= 1.2x bare: ${layerLatency.toFixed(2)}x ${
       layerLatency <= 1.2 ? "met" : "missed"
@@ -364,6 +493,7 @@ try {
       }`,
   );
 } finally {
+  for (const stdio of stdios) await stdio.stop();
   for (const proc of procs) await proc.stop();
   rmSync(work, { recursive: true, force: true });
 }

@@ -47,9 +47,7 @@ const TSCONFIG = {
     newLine: "lf",
   },
   include: [
-    "../../mod.ts",
-    "../../cli.ts",
-    "../../daemon.ts",
+    "../../*.ts",
     "../../lib/**/*.ts",
     "../../builtin_tools/*.ts",
   ],
@@ -76,10 +74,15 @@ async function run(command: string, args: string[], cwd: string) {
 async function packageJson(): Promise<Record<string, unknown>> {
   const deno = JSON.parse(await readFile(join(ROOT, "deno.json"), "utf8"));
   const npm = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
-  const entry = (name: string) => ({
-    types: `./${name}.d.ts`,
-    default: `./${name}.js`,
-  });
+  // Every entry point of deno.json, as its `.js` and `.d.ts`.
+  const exports = Object.fromEntries(
+    Object.entries(deno.exports as Record<string, string>).map((
+      [subpath, file],
+    ) => {
+      const base = file.replace(/\.ts$/, "");
+      return [subpath, { types: `${base}.d.ts`, default: `${base}.js` }];
+    }),
+  );
   return {
     name: deno.name,
     version: deno.version,
@@ -90,11 +93,7 @@ async function packageJson(): Promise<Record<string, unknown>> {
     bin: { beeuni: "bin/beeuni.js" },
     main: "./mod.js",
     types: "./mod.d.ts",
-    exports: {
-      ".": entry("mod"),
-      "./cli": entry("cli"),
-      "./daemon": entry("daemon"),
-    },
+    exports,
     dependencies: npm.dependencies,
   };
 }

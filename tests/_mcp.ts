@@ -100,6 +100,131 @@ export async function mcpDaemon(
 // deno-lint-ignore no-explicit-any
 export type Rpc = any;
 
+/** A `beeuni mcp` process (from the source files) serving the project in `dir`, and its lines. */
+export class StdioServer {
+  readonly child: Deno.ChildProcess;
+  readonly lines: string[] = [];
+  /** What it wrote to standard error so far. */
+  stderr = "";
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #waiters: (() => void)[] = [];
+  #reading: Promise<void>;
+
+  constructor(dir: string, args: string[] = []) {
+    const [program, ...programArgs] = mcpCommand(dir, ...args);
+    const child = new Deno.Command(program, {
+      args: programArgs,
+      cwd: dir,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", XDG_STATE_HOME: join(dir, ".state"), TMPDIR: dir },
+    }).spawn();
+    this.child = child;
+    this.#writer = child.stdin.getWriter();
+    this.#reading = Promise.all([
+      (async () => {
+        let buffer = "";
+        for await (
+          const text of child.stdout.pipeThrough(new TextDecoderStream())
+        ) {
+          buffer += text;
+          let newline;
+          while ((newline = buffer.indexOf("\n")) !== -1) {
+            this.lines.push(buffer.slice(0, newline));
+            buffer = buffer.slice(newline + 1);
+          }
+          for (const wake of this.#waiters.splice(0)) wake();
+        }
+        if (buffer !== "") this.lines.push(buffer);
+      })(),
+      (async () => {
+        for await (
+          const text of child.stderr.pipeThrough(new TextDecoderStream())
+        ) {
+          this.stderr += text;
+        }
+      })(),
+    ]).then(() => {});
+  }
+
+  /** Writes one line: `message` as JSON, or as is when a string. */
+  async send(message: unknown): Promise<void> {
+    await this.#writer.write(new TextEncoder().encode(
+      (typeof message === "string" ? message : JSON.stringify(message)) + "\n",
+    ));
+  }
+
+  /** The first message (after `from`) that `match` accepts, as parsed JSON. */
+  async find(match: (message: Rpc) => boolean, from = 0): Promise<Rpc> {
+    let found: Rpc;
+    await this.until("a matching message", () => {
+      for (const line of this.lines.slice(from)) {
+        const message = JSON.parse(line);
+        if (match(message)) {
+          found = message;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found;
+  }
+
+  /** Waits until `check` holds, checking at each new line (at least every 200 ms), or fails after 60 s. */
+  async until(what: string, check: () => boolean): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!check()) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `no ${what} in:\n${this.lines.join("\n")}\n${this.stderr}`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+
+  /** The response to request `id`. */
+  response(id: unknown): Promise<Rpc> {
+    return this.find((m) => m.id === id && ("result" in m || "error" in m));
+  }
+
+  /** Closes standard input and waits for the exit code. */
+  async end(): Promise<number> {
+    await this.#writer.close().catch(() => {});
+    const status = await this.child.status;
+    await this.#reading;
+    return status.code;
+  }
+}
+
+/**
+ * What a call `id` of the fixture tool `steps` with `n` steps and progress
+ * token `token` gets: a `notifications/progress` per step, then its result.
+ */
+export function stepsAnswers(id: unknown, token: unknown, n: number): Rpc[] {
+  return [
+    ...Array.from({ length: n }, (_, i) => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: {
+        progressToken: token,
+        progress: i + 1,
+        total: n,
+        message: `step ${i + 1} of ${n}`,
+      },
+    })),
+    {
+      jsonrpc: "2.0",
+      id,
+      result: { content: [{ type: "text", text: `did ${n} steps` }] },
+    },
+  ];
+}
+
 /** A minimal MCP client over fetch, to see exactly what the server answers. */
 export class RawMcp {
   sessionId?: string;

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beeuni, REPO_ROOT, type RunResult } from "./_helpers.ts";
 import { npmCacheDir, npmPackage } from "./_npm_cache.ts";
+import { bunBin } from "./_runtimes.ts";
 
 /** The fixtures: the contents of a legacy `harnesses/opencode/tools/`. */
 export const FIXTURES: string = join(
@@ -70,6 +71,102 @@ function pluginInstalled(): Promise<void> {
     }
   })();
   return installing;
+}
+
+/** The fixture project: opencode tools written as real projects write them (harnesses/opencode/tools, lib/, src/, tsconfig.json). */
+export const PROJECT: string = join(FIXTURES, "../project");
+
+export interface ProjectTool {
+  /** The original, in opencode's tools folder. */
+  file: string;
+  exportName: string;
+  /** opencode's name for it. */
+  opencodeName: string;
+  /** The migrated tool's name and module. */
+  name: string;
+  module: string;
+  /** Only Bun loads the migrated module (it imports a bun: module). */
+  bunOnly?: boolean;
+  calls: Record<string, unknown>[];
+}
+
+export const PROJECT_TOOLS: ProjectTool[] = [
+  {
+    file: "git-context.ts",
+    exportName: "default",
+    opencodeName: "git-context",
+    name: "git_context",
+    module: "tools/git_context.ts",
+    calls: [{ file: "src/core/workspace.ts" }, { file: "Makefile" }],
+  },
+  {
+    file: "github-pr-search.ts",
+    exportName: "default",
+    opencodeName: "github-pr-search",
+    name: "github_pr_search",
+    module: "tools/github_pr_search.ts",
+    calls: [
+      { repo: "acme/app", query: "fix login" },
+      { repo: "acme/app", query: "flaky", state: "merged" },
+    ],
+  },
+  {
+    file: "kv-store.ts",
+    exportName: "default",
+    opencodeName: "kv-store",
+    bunOnly: true,
+    name: "kv_store",
+    module: "tools/kv_store.ts",
+    calls: [
+      { key: "k", value: "v1", owner: "lead" },
+      { key: "n", scope: "project", owner: "guest", reader: "lead" },
+    ],
+  },
+  {
+    file: "team-tools.ts",
+    exportName: "listMembers",
+    opencodeName: "team-tools_listMembers",
+    name: "team_tools_list_members",
+    module: "tools/team_tools_list_members.ts",
+    calls: [{}, { role: "reviewer" }],
+  },
+  {
+    file: "team-tools.ts",
+    exportName: "deleteContext",
+    opencodeName: "team-tools_deleteContext",
+    name: "team_tools_delete_context",
+    module: "tools/team_tools_delete_context.ts",
+    calls: [{ member: "alan", priority: "urgent" }, { member: "ada" }],
+  },
+  {
+    file: "workspace-info.ts",
+    exportName: "default",
+    opencodeName: "workspace-info",
+    name: "workspace_info",
+    module: "tools/workspace_info.ts",
+    calls: [{ name: "docs", files: 1 }, { name: "src", files: 12 }],
+  },
+];
+
+/**
+ * The parameters a migrated tool of the fixture project has, given the
+ * schema zod gives the original: zod's, but for the arguments the source
+ * cannot show (kv-store's enums of values imported from another file),
+ * which take any value, as migrate's check lines say.
+ */
+export function projectParameters(
+  tool: ProjectTool,
+  zod: Record<string, unknown>,
+): Record<string, unknown> {
+  if (tool.name !== "kv_store") return zod;
+  return {
+    ...zod,
+    properties: {
+      ...zod.properties as Record<string, unknown>,
+      owner: { description: "Who owns the value" },
+      reader: {},
+    },
+  };
 }
 
 /** The plugin version opencode 1.18.33 ships. */
@@ -141,12 +238,15 @@ process.exit(0);
 /**
  * Imports each job's file from the repository `repo` (a `node_modules`
  * link to the installed plugin package is placed at its root for the run,
- * then removed) and runs its calls, with `env` as the environment.
+ * then removed) and runs its calls, with `env` as the environment, under
+ * Deno, or under Bun as opencode does (Bun also finds `./x.js` for `x.ts`,
+ * `./x`, tsconfig path aliases, `require()` and `bun:` modules).
  */
 export async function runOriginals(
   repo: string,
   jobs: OracleJob[],
   env: Record<string, string>,
+  runtime: "deno" | "bun" = "deno",
 ): Promise<Map<string, OracleResult>> {
   const modules = await npmPackage("@opencode-ai/plugin", PLUGIN_VERSION);
   const dir = await Deno.makeTempDir({ prefix: "beeuni_oracle_" });
@@ -167,8 +267,10 @@ export async function runOriginals(
         context: ORACLE_CONTEXT,
       }),
     );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
+    const [program, ...args] = runtime === "bun"
+      ? [await bunBin(), "--no-install", runner, input]
+      : [
+        Deno.execPath(),
         "run",
         "--no-config",
         "--node-modules-dir=manual",
@@ -176,7 +278,9 @@ export async function runOriginals(
         "--quiet",
         runner,
         input,
-      ],
+      ];
+    const out = await new Deno.Command(program, {
+      args,
       cwd: repo,
       env,
       stdout: "piped",

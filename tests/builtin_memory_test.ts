@@ -523,7 +523,9 @@ Deno.test("memory removes the temporary files a killed write left, once they are
   assert.deepEqual(names("memory"), [fresh, ".hidden.md", "a.md", "notes"]);
   assert.deepEqual(names("memory/notes"), [nested]);
 
-  const listing = await memory.execute({ command: "view", path: "" }, context);
+  const listing = String(
+    await memory.execute({ command: "view", path: "" }, context),
+  );
   assert.ok(!listing.includes("memory-tmp"), listing);
   assert.deepEqual(names("memory/notes"), []);
   assert.deepEqual(names("memory"), [fresh, ".hidden.md", "a.md", "notes"]);

@@ -349,8 +349,8 @@ Deno.test("after an eject the host runs the project's copy, and going back works
   await Deno.writeTextFile(
     copy,
     source.replace(
-      '"Keep notes across sessions',
-      '"Project copy. Keep notes across sessions',
+      /(["'])Keep notes across sessions/,
+      "$1Project copy. Keep notes across sessions",
     ),
   );
   await git(repo.dir, "add", "tools/memory.ts", "beeuni.yaml");

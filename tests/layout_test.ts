@@ -10,6 +10,12 @@ import { REPO_ROOT } from "./_helpers.ts";
 
 const LIB = join(REPO_ROOT, "lib");
 
+/** The package's entry points: the modules deno.json exports, at the root. */
+const ENTRIES: string[] = Object.values(
+  JSON.parse(readFileSync(join(REPO_ROOT, "deno.json"), "utf8"))
+    .exports as Record<string, string>,
+).map((file) => join(REPO_ROOT, file));
+
 /** Which stages each stage may import (its own folder is always allowed). */
 const ALLOWED: Record<string, string[]> = {
   common: [],
@@ -98,12 +104,15 @@ Deno.test("every lib/ folder is a known stage with a mod.ts face and no index.ts
   }
 });
 
+Deno.test("the package root holds its entry points and nothing else: every root module is in deno.json's exports, and every export is a root module", () => {
+  const roots = readdirSync(REPO_ROOT).filter((name) => /\.(ts|js)$/.test(name))
+    .map((name) => join(REPO_ROOT, name));
+  assert.deepEqual(roots.toSorted(), ENTRIES.toSorted());
+});
+
 Deno.test("stages import only the stages below them, and only through their faces", () => {
   const problems: string[] = [];
-  const entries = ["mod.ts", "cli.ts", "daemon.ts"].map((f) =>
-    join(REPO_ROOT, f)
-  );
-  for (const file of [...sourceFiles(LIB), ...entries]) {
+  for (const file of [...sourceFiles(LIB), ...ENTRIES]) {
     const from = stageOf(file);
     const name = relative(REPO_ROOT, file);
     for (const target of imports(file)) {
@@ -131,14 +140,7 @@ Deno.test("private files (_*) are imported only from their own folder", () => {
     ...sourceFiles(LIB),
     ...sourceFiles(join(REPO_ROOT, "builtin_tools")),
   ];
-  for (
-    const file of [
-      ...all,
-      join(REPO_ROOT, "mod.ts"),
-      join(REPO_ROOT, "cli.ts"),
-      join(REPO_ROOT, "daemon.ts"),
-    ]
-  ) {
+  for (const file of [...all, ...ENTRIES]) {
     for (const target of imports(file)) {
       const base = target.split(/[\\/]/).pop()!;
       if (base.startsWith("_") && dirname(target) !== dirname(file)) {
@@ -157,7 +159,7 @@ Deno.test("runtime globals (Deno, Bun, a bare process) appear only in lib/runtim
   const problems: string[] = [];
   const files = [
     ...sourceFiles(LIB).filter((f) => stageOf(f) !== "runtime"),
-    ...["mod.ts", "cli.ts", "daemon.ts"].map((f) => join(REPO_ROOT, f)),
+    ...ENTRIES,
   ];
   for (const file of files) {
     const text = readFileSync(file, "utf8");
@@ -182,9 +184,9 @@ Deno.test("runtime globals (Deno, Bun, a bare process) appear only in lib/runtim
   assert.deepEqual(problems, []);
 });
 
-Deno.test("faces name their exports: no export * in mod.ts files", () => {
+Deno.test("faces name their exports: no export * in entry points or mod.ts files", () => {
   const faces = [
-    join(REPO_ROOT, "mod.ts"),
+    ...ENTRIES,
     ...sourceFiles(LIB).filter((f) => f.endsWith("mod.ts")),
   ];
   for (const face of faces) {

@@ -17,6 +17,7 @@ import {
   RawMcp,
   rpcBody,
   rpcMessages,
+  stepsAnswers,
   waitForFile,
 } from "./_mcp.ts";
 
@@ -48,25 +49,12 @@ Deno.test("the daemon serves MCP at /mcp: versions, tools/list, tools/call, sess
   const mcp = new RawMcp(`${daemon.url}/mcp`, daemon.token);
 
   await t.step(
-    "initialize answers the client's revision when served, else 2025-11-25",
+    "initialize starts a session named by Mcp-Session-Id in each revision served (its answer over both transports: mcp_protocol_test.ts)",
     async () => {
-      for (
-        const [asked, got] of [
-          ["2025-11-25", "2025-11-25"],
-          ["2025-06-18", "2025-06-18"],
-          ["2025-03-26", "2025-03-26"],
-          ["2024-11-05", "2025-11-25"],
-          ["2099-01-01", "2025-11-25"],
-        ]
-      ) {
+      for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
         const client = new RawMcp(mcp.url, daemon.token);
-        const result = await client.initialize(asked);
-        assert.equal(result.protocolVersion, got, asked);
-        assert.deepEqual(result.capabilities, {
-          tools: { listChanged: true },
-          logging: {},
-        });
-        assert.equal(result.serverInfo.name, "beeuni");
+        const result = await client.initialize(version);
+        assert.equal(result.protocolVersion, version);
         assert.match(client.sessionId ?? "", /^mcp-[0-9a-f]{24}$/);
       }
       await mcp.initialize();
@@ -363,23 +351,7 @@ Deno.test("progress: a tools/call with a progressToken streams notifications/pro
   });
   assert.equal(response.headers.get("content-type"), "text/event-stream");
   const messages = await rpcMessages(response);
-  assert.deepEqual(messages, [
-    ...[1, 2, 3].map((i) => ({
-      jsonrpc: "2.0",
-      method: "notifications/progress",
-      params: {
-        progressToken: "tok",
-        progress: i,
-        total: 3,
-        message: `step ${i} of 3`,
-      },
-    })),
-    {
-      jsonrpc: "2.0",
-      id: 9,
-      result: { content: [{ type: "text", text: "did 3 steps" }] },
-    },
-  ]);
+  assert.deepEqual(messages, stepsAnswers(9, "tok", 3));
   // A call without a token that runs past 100 ms is answered as a stream
   // holding just its result (so that a client leaving is seen).
   const long = await mcp.post({

@@ -59,7 +59,7 @@ export default tool({
 })
 `;
 
-Deno.test("migrate never declares a name twice: Beeuni copies (also by export name, O4), harness names and bad names are refused, and the new tools: key keeps the Beeuni tools (V1, V2, V11, M4)", async () => {
+Deno.test("migrate never declares a name twice: Beeuni copies (also by export name, O4) and harness names are refused with the --name way out, a hyphenated name is made valid, a file without tools is left alone, and the new tools: key keeps the Beeuni tools (V1, V2, V11, M4)", async () => {
   const manifest = "agents:\n  support:\n    tools: all\n";
   await using repo = await tempRepo({
     "beeuni.yaml": manifest,
@@ -85,25 +85,35 @@ Deno.test("migrate never declares a name twice: Beeuni copies (also by export na
   assert.equal(
     result.stderr,
     `  ✗  Not migrated ${L}/bash.ts
-  "bash" is a harness tool name (V2): rename the file or export, then migrate it
+  "bash" is a harness tool name (V2): pass --name bash=NEW to choose another
   ✗  Not migrated ${L}/broken.ts
   cannot read ${L}/broken.ts:5:10: Unexpected token
   ✗  Not migrated ${L}/image.ts
-  "image_search" is a Beeuni tool's name: in the standard harness this file shadows the hosted "image_search" (V11); delete ${L}/image.ts to use the hosted tool, or rename the file or export and migrate it
-  ✗  Not migrated ${L}/lonely.ts
-  no tool export found (export default tool({...}), export const x = tool({...}) or a plain { description, args, execute } object): nothing to migrate
-  ✗  Not migrated ${L}/python-add.ts
-  "python-add" is not a valid tool name (lowercase letters, digits and _, starting with a letter, V1): rename the file or export, then migrate it
+  "image_search" is a Beeuni tool's name: in the standard harness this file shadows the hosted "image_search" (V11); delete ${L}/image.ts to use the hosted tool, or pass --name image_search=NEW to migrate it under another name
+  ✗  Not migrated ${L}/web_search.ts
+  "web_search" is a Beeuni tool's name: in the standard harness this file shadows the hosted "web_search" (V11); delete ${L}/web_search.ts to use the hosted tool, or pass --name web_search=NEW to migrate it under another name
+`,
+  );
+  assert.equal(
+    result.stdout.slice(0, result.stdout.indexOf("\nNext:\n")),
+    `  ·  Left ${L}/lonely.ts: it holds no tool (a helper no migrated tool imports)
+  ✓  Migrated ${L}/python-add.ts
+  name    python-add → python_add (opencode's name is not a valid tool name; --name python-add=NEW chooses another)
+  wrote   tools/python_add.ts
+  set     beeuni.yaml: tools.python_add: tools/python_add.ts
   check   ${L}/python-add.ts:11: this path points into opencode's tools folder: check that it still leads where it should from the new module
   check   ${L}/python-add.ts:12: Bun.$ runs only when the daemon runs under Bun: use node:child_process (execFile) to run it anywhere
-  ✗  Not migrated ${L}/web_search.ts
-  "web_search" is a Beeuni tool's name: in the standard harness this file shadows the hosted "web_search" (V11); delete ${L}/web_search.ts to use the hosted tool, or rename the file or export and migrate it
+  ✓  Migrated ${L}/shout.ts
+  wrote   tools/shout.ts
+  copied  tools/utils.ts (a helper it imports, from ${L}/utils.ts)
+  set     beeuni.yaml: tools.shout: tools/shout.ts
+  ✓  Copied ${L}/utils.ts to tools/utils.ts (a helper the migrated tools import)
 `,
   );
   assert.match(
     result.stdout,
     new RegExp(
-      `^ {2}✓ {2}Migrated ${L}/shout\\.ts\n {2}wrote {3}tools/shout\\.ts\n {2}copied {2}tools/utils\\.ts \\(a helper it imports, from ${L}/utils\\.ts\\)\n {2}set {5}beeuni\\.yaml: tools\\.shout: tools/shout\\.ts\n {2}✓ {2}Copied ${L}/utils\\.ts to tools/utils\\.ts \\(a helper the migrated tools import\\)\n\nNext:\n`,
+      `\n {2}2\\. beeuni validate --load && beeuni tools call python_add --args '\\{"a":1,"b":1\\}'\n {2}3\\. Delete the originals once the migrated tools load: git rm ${L}/python-add\\.ts ${L}/shout\\.ts ${L}/utils\\.ts\n`,
     ),
   );
   assert.equal(
@@ -114,6 +124,7 @@ Deno.test("migrate never declares a name twice: Beeuni copies (also by export na
   scrape_webpage: beeuni:scrape_webpage
   memory: beeuni:memory
   show: beeuni:show
+  python_add: tools/python_add.ts # migrated from ${L}/python-add.ts
   shout: tools/shout.ts # migrated from ${L}/shout.ts
 `,
   );
@@ -198,7 +209,7 @@ Deno.test("migrate refuses a name another entry declares, and the manifest stays
   assert.equal(result.code, 1);
   assert.match(
     result.stderr,
-    /"database" is already declared under tools: \(as "tools\/db\/main\.ts"\): rename the file or export, or remove that entry/,
+    /"database" is already declared under tools: \(as "tools\/db\/main\.ts"\): pass --name database=NEW to choose another, or remove that entry/,
   );
   assert.equal(readFileSync(join(repo.dir, "beeuni.yaml"), "utf8"), manifest);
   assert.equal(existsSync(join(repo.dir, "tools/database.ts")), false);
@@ -347,7 +358,7 @@ Deno.test("when importing the original fails, parameters are read from the sourc
   assert.match(
     result.stdout,
     new RegExp(
-      `check {3}${L}/trip\\.ts:5: parameters were read from the source, not computed by zod, because importing it failed: [^\n]*ip is not a function: compare them with args\n {2}check {3}${L}/trip\\.ts:8: zod's \`\\.ip\\(\\)\` is not read from the source: check parameters by hand\n`,
+      `check {3}${L}/trip\\.ts:5: parameters were read from the source, not computed by zod, because importing it failed: [^\n]*ip is not a function: compare them with args\n {2}check {3}${L}/trip\\.ts:8: the argument "from": zod's \`\\.ip\\(\\)\` is not read from the source: check parameters by hand\n`,
     ),
   );
   const { default: trip } = await import(
@@ -433,4 +444,287 @@ Deno.test("migrate installs the plugin package once into $XDG_CACHE_HOME/beeuni/
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+const OPS = `import { tool } from "@opencode-ai/plugin"
+
+export default tool({
+  description: "Show the service status",
+  args: { service: tool.schema.string() },
+  async execute(args) {
+    return \`\${args.service}: up\`
+  },
+})
+
+export const restartService = tool({
+  description: "Restart a service",
+  args: { service: tool.schema.string() },
+  async execute(args) {
+    return \`restarted \${args.service}\`
+  },
+})
+
+export const $reset = tool({
+  description: "Reset everything",
+  args: {},
+  async execute() {
+    return "reset"
+  },
+})
+`;
+
+Deno.test("migrate makes valid names of camelCase exports, refuses only the tool whose name it cannot make, and --name chooses any tool's name (file and module follow); a --name that names no tool or no valid name is a usage error that writes nothing (V1, O4)", async () => {
+  const manifest = "tools:\n  memory: beeuni:memory\n";
+  {
+    await using repo = await tempRepo({
+      "beeuni.yaml": manifest,
+      [`${L}/ops.ts`]: OPS,
+    });
+    const result = await migrate(repo.dir);
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `  ✗  Not migrated "ops_$reset" of ${L}/ops.ts
+  "ops_$reset" is not a valid tool name (lowercase letters, digits and _, starting with a letter, at most 64 characters, V1) and none can be made from it: pass --name ops_$reset=NEW to choose one
+`,
+    );
+    assert.match(
+      result.stdout,
+      new RegExp(
+        `^ {2}✓ {2}Migrated ${L}/ops\\.ts\n {2}name {4}ops_restartService → ops_restart_service \\(opencode's name is not a valid tool name; --name ops_restartService=NEW chooses another\\)\n {2}wrote {3}tools/ops\\.ts\n {2}wrote {3}tools/ops_restart_service\\.ts\n {2}set {5}beeuni\\.yaml: tools\\.ops: tools/ops\\.ts\n {2}set {5}beeuni\\.yaml: tools\\.ops_restart_service: tools/ops_restart_service\\.ts\n`,
+      ),
+    );
+    const call = await beeuni(repo.dir, [
+      "tools",
+      "call",
+      "ops_restart_service",
+      "--args",
+      '{"service":"db"}',
+    ]);
+    assert.equal(call.stdout, "restarted db\n");
+  }
+  {
+    await using repo = await tempRepo({
+      "beeuni.yaml": manifest,
+      [`${L}/ops.ts`]: OPS,
+    });
+    for (
+      const [args, message] of [
+        [
+          ["--name", "opz=status"],
+          `beeuni tools migrate: --name "opz=status": no tool of the files migrated is called "opz" (give opencode's name, e.g. github-pr-search or team_deleteContext)\n`,
+        ],
+        [
+          ["--name", "ops=Status"],
+          `beeuni tools migrate: --name "ops=Status": "Status" is not a valid tool name (lowercase letters, digits and _, starting with a letter, at most 64 characters, V1)\n`,
+        ],
+        [
+          ["--name", "ops"],
+          `beeuni tools migrate: --name "ops": write OLD=NEW, e.g. --name github-pr-search=pr_search\n`,
+        ],
+      ] as const
+    ) {
+      const refused = await migrate(repo.dir, [...args]);
+      assert.equal(refused.code, 2);
+      assert.equal(refused.stderr.split("\n")[0] + "\n", message);
+      assert.equal(existsSync(join(repo.dir, "tools")), false);
+      assert.equal(
+        readFileSync(join(repo.dir, "beeuni.yaml"), "utf8"),
+        manifest,
+      );
+    }
+    const result = await migrate(repo.dir, [
+      "--name",
+      "ops=status",
+      "--name",
+      "ops_restart_service=restart",
+      "--name",
+      "ops_$reset=reset_all",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /\n {2}name {4}ops → status \(chosen with --name\)\n {2}name {4}ops_restartService → restart \(chosen with --name\)\n {2}name {4}ops_\$reset → reset_all \(chosen with --name\)\n {2}wrote {3}tools\/status\.ts\n {2}wrote {3}tools\/restart\.ts\n {2}wrote {3}tools\/reset_all\.ts\n/,
+    );
+    assert.equal(
+      readFileSync(join(repo.dir, "tools/restart.ts"), "utf8"),
+      '// The restartService tool of status.ts, as its own module.\nexport { restartService as default } from "./status.ts";\n',
+    );
+    for (
+      const [name, args, output] of [
+        ["status", '{"service":"db"}', "db: up\n"],
+        ["restart", '{"service":"db"}', "restarted db\n"],
+        ["reset_all", "{}", "reset\n"],
+      ]
+    ) {
+      const call = await beeuni(repo.dir, [
+        "tools",
+        "call",
+        name,
+        "--args",
+        args,
+      ]);
+      assert.equal(call.stdout, output, call.stderr);
+    }
+  }
+});
+
+const ISSUE = `import { tool } from "@opencode-ai/plugin"
+import { LEVELS } from "./levels"
+
+const z = tool.schema
+const { schema } = tool
+const TEAM = { ada: "Ada Lovelace", alan: "Alan Turing" } as const
+const KINDS = ["bug", "chore"] as const
+const title = z.string().min(3)
+
+export default tool({
+  description: "File an issue",
+  args: {
+    member: z.enum(Object.keys(TEAM) as [keyof typeof TEAM]).describe("Who files it"),
+    kind: schema.enum(KINDS).default("bug"), title: title.describe("What is wrong"),
+    labels: z.array(z.enum([...KINDS, "docs"])).optional(),
+    // Written for zod 3: zod 4 has no .ip(), so importing this file throws.
+    host: z.string().ip().optional(),
+    level: z.enum(LEVELS), severity: z.enum(LEVELS).optional(),
+  },
+  async execute(args) {
+    return \`\${TEAM[args.member]}: [\${args.kind ?? "bug"}/\${args.level}] \${args.title}\`
+  },
+})
+`;
+
+Deno.test("when importing fails, the source is read through aliases of tool.schema, constants and computed enums; each argument it cannot read is named on its own check line and stays in parameters as any value, required unless optional, so a validated call without it is refused", async () => {
+  const levels =
+    'export const LEVELS = ["low", "high"] as [string, ...string[]]\n';
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  memory: beeuni:memory\n",
+    [`${L}/issue.ts`]: ISSUE,
+    [`${L}/levels.ts`]: levels,
+    "reference/issue.ts": ISSUE.replace("z.string().ip()", "z.string()"),
+    "reference/levels.ts": levels,
+  });
+  const [reference] = (await runOriginals(
+    repo.dir,
+    [{
+      file: "reference/issue.ts",
+      exports: ["default"],
+      calls: [],
+    }],
+    {},
+    "bun",
+  )).values();
+  const result = await migrate(repo.dir, [`${L}/issue.ts`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(
+    result.stdout.split("\n").filter((line) => line.startsWith("  check")),
+    [
+      `  check   ${L}/issue.ts:12: parameters were read from the source, not computed by zod, because importing it failed: z.string(...).ip is not a function: compare them with args`,
+      `  check   ${L}/issue.ts:17: the argument "host": zod's \`.ip()\` is not read from the source: check parameters by hand`,
+      `  check   ${L}/issue.ts:18: the argument "level" cannot be read from the source (\`enum(…)\` takes values computed at run time): parameters take any value for it and keep it required, where zod checks it; write its JSON Schema by hand`,
+      `  check   ${L}/issue.ts:18: the argument "severity" cannot be read from the source (\`enum(…)\` takes values computed at run time): parameters take any value for it, where zod checks it; write its JSON Schema by hand`,
+    ],
+  );
+  const { default: issue } = await import(
+    pathToFileURL(join(repo.dir, "tools/issue.ts")).href
+  );
+  // deno-lint-ignore no-explicit-any
+  const zod = reference.schemas.default as Record<string, any>;
+  assert.deepEqual(issue.parameters, {
+    ...zod,
+    properties: { ...zod.properties, level: {}, severity: {} },
+  });
+  assert.deepEqual(zod.required, ["member", "title", "level"]);
+  const call = (args: string) =>
+    beeuni(repo.dir, ["tools", "call", "issue", "--validate", "--args", args]);
+  const without = await call('{"member":"ada","title":"Crash"}');
+  assert.equal(without.code, 1);
+  assert.match(without.stderr, /level/);
+  const full = await call('{"member":"ada","title":"Crash","level":"high"}');
+  assert.equal(full.stdout, "Ada Lovelace: [bug/high] Crash\n", full.stderr);
+});
+
+const CONFIGURED = `import { tool } from "@opencode-ai/plugin"
+import config from "./config"
+import { shout } from "$text/shout"
+import { version } from "../../../scripts/version"
+import { join } from "path"
+
+export default tool({
+  description: "Say what is configured",
+  args: { name: tool.schema.string() },
+  async execute(args) {
+    const here = join(__dirname, "..")
+    return \`\${shout(config.greeting)} \${args.name} (v\${version()}, \${here.length > 0})\`
+  },
+})
+`;
+
+const STRAY = `import { tool } from "@opencode-ai/plugin"
+import { a } from "./gone"
+import { b } from "~/lib/b"
+import { c } from "@/lib/c"
+
+export default tool({
+  description: "Imports what is not there",
+  args: {},
+  async execute() {
+    return a + b + c
+  },
+})
+`;
+
+Deno.test("migrate gives a JSON import its type, a deno.json alias and an extensionless import outside the tools folder their real paths, turns __dirname into import.meta.dirname with a note, and names each import that leads nowhere: a missing file, an alias no config maps, an alias tsconfig.json maps to nothing, a file that stays and imports without an extension (T7)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  memory: beeuni:memory\n",
+    "deno.json":
+      '{\n  // The project\'s own aliases.\n  "imports": { "$text/": "./lib/text/" }\n}\n',
+    "lib/text/shout.ts":
+      "export function shout(text: string): string {\n  return text.toUpperCase()\n}\n",
+    "scripts/version.ts":
+      'import { major } from "./major"\n\nexport function version(): string {\n  return `${major}.0`\n}\n',
+    "scripts/major.ts": "export const major = 3\n",
+    "tsconfig.json":
+      '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }\n',
+    [`${L}/config.json`]: '{ "greeting": "hello" }\n',
+    [`${L}/configured.ts`]: CONFIGURED,
+    [`${L}/stray.ts`]: STRAY,
+  });
+  const result = await migrate(repo.dir);
+  assert.equal(result.code, 0, result.stderr);
+  const migrated = readFileSync(join(repo.dir, "tools/configured.ts"), "utf8");
+  assert.match(
+    migrated,
+    /\nimport config from "\.\/config\.json" with \{ type: "json" \}\nimport \{ shout \} from "\.\.\/lib\/text\/shout\.ts"\nimport \{ version \} from "\.\.\/scripts\/version\.ts"\nimport \{ join \} from "node:path"\n/,
+  );
+  assert.match(migrated, /join\(import\.meta\.dirname, "\.\."\)/);
+  assert.deepEqual(
+    result.stdout.split("\n").filter((line) => line.startsWith("  check")),
+    [
+      `  check   ${L}/configured.ts:11: __dirname is now import.meta.dirname, the folder of tools/configured.ts, not of the original: check the paths built from it`,
+      `  check   scripts/version.ts:1: imports "./major", which only Bun and TypeScript find (as scripts/major.ts): write "./major.ts" so the migrated tool, which imports this file, loads under Deno and Node.js too`,
+      `  check   ${L}/stray.ts:2: imports "./gone", which leads to no file, with or without an extension or /index (opencode cannot load it either)`,
+      `  check   ${L}/stray.ts:3: imports "~/lib/b", which looks like a path alias, but no tsconfig.json, jsconfig.json or deno.json above ${L}/stray.ts maps it: add it to the "paths" of tsconfig.json, or write a relative path`,
+      `  check   ${L}/stray.ts:4: imports "@/lib/c", a path alias that tsconfig.json maps ("@/*") to no file: fix the alias there, or write a relative path`,
+      `  check   ${L}/stray.ts:8: parameters were read from the source, not computed by zod, because importing it failed: it imports "@/lib/c", which is neither a file nor an installed package: compare them with args`,
+    ],
+  );
+  assert.match(
+    result.stdout,
+    /\n {2}copied {2}tools\/config\.json \(a helper it imports, from harnesses\/opencode\/tools\/config\.json\)\n/,
+  );
+  const args = ["tools", "call", "configured", "--args", '{"name":"Ada"}'];
+  const before = await beeuni(repo.dir, args);
+  assert.equal(before.code, 1);
+  assert.match(before.stderr, /major/);
+  // After the edit the check line asks for, the tool loads and answers.
+  Deno.writeTextFileSync(
+    join(repo.dir, "scripts/version.ts"),
+    readFileSync(join(repo.dir, "scripts/version.ts"), "utf8").replace(
+      '"./major"',
+      '"./major.ts"',
+    ),
+  );
+  const call = await beeuni(repo.dir, args);
+  assert.equal(call.stdout, "HELLO Ada (v3.0, true)\n", call.stderr);
 });

@@ -9,13 +9,17 @@ import assert from "node:assert/strict";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { beeuni, tempRepo } from "./_helpers.ts";
+import { beeuni, CLI, REPO_ROOT, runProgram, tempRepo } from "./_helpers.ts";
+import { bunBin } from "./_runtimes.ts";
 import {
   ENV,
   FIXTURES,
   migrate,
   ORACLE_CONTEXT,
   type OracleJob,
+  PROJECT,
+  PROJECT_TOOLS,
+  projectParameters,
   runOriginals,
 } from "./_migrate_oracle.ts";
 
@@ -410,6 +414,173 @@ Deno.test("migrate turns 33 realistic opencode tool files into project tools wit
         assert.notEqual("lost" in expect && text === reference.text, true);
         assert.equal(run.stderr, "");
         assert.equal(run.stdout, text.endsWith("\n") ? text : `${text}\n`);
+      }
+    });
+  }
+});
+
+const P = "harnesses/opencode/tools";
+
+/** A repository holding the fixture project, with a manifest. */
+async function projectRepo() {
+  const repo = await tempRepo({ "beeuni.yaml": ROOT_MANIFEST });
+  cpSync(PROJECT, repo.dir, { recursive: true });
+  return repo;
+}
+
+/** `parameters` of a module imported under Bun (for a module only Bun loads). */
+async function parametersUnderBun(
+  dir: string,
+  module: string,
+): Promise<Record<string, unknown>> {
+  const script = join(dir, ".parameters.mjs");
+  Deno.writeTextFileSync(
+    script,
+    `const { default: tool } = await import(${
+      JSON.stringify(pathToFileURL(join(dir, module)).href)
+    });\nconsole.log(JSON.stringify(tool.parameters));\n`,
+  );
+  try {
+    const out = await runProgram(await bunBin(), [script], { cwd: dir });
+    assert.equal(out.code, 0, out.stderr);
+    return JSON.parse(out.stdout);
+  } finally {
+    Deno.removeSync(script);
+  }
+}
+
+Deno.test("migrate takes a real project's opencode tools as they are: hyphenated and camelCase names made valid, .js, extensionless, /index and path-alias imports found as Bun finds them, require() made portable, arguments behind aliases and computed enums read, a bun: module named; each tool loads, has zod's parameters (or a check line naming the difference) and answers as the original does under Bun (O3, O4, V1, T1, T7)", async (t) => {
+  await using repo = await projectRepo();
+  const jobs: OracleJob[] = [...new Set(PROJECT_TOOLS.map((tool) => tool.file))]
+    .map((file) => {
+      const tools = PROJECT_TOOLS.filter((tool) => tool.file === file);
+      return {
+        file: `${P}/${file}`,
+        exports: tools.map((tool) => tool.exportName),
+        calls: tools.flatMap((tool) =>
+          tool.calls.map((args) => ({ exportName: tool.exportName, args }))
+        ),
+      };
+    });
+  // The originals as opencode runs them: under Bun.
+  const originals = await runOriginals(repo.dir, jobs, ENV, "bun");
+
+  const result = await migrate(repo.dir);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, "");
+  const out = result.stdout;
+  for (const tool of PROJECT_TOOLS) {
+    const { opencodeName: from, name: to } = tool;
+    assert.ok(
+      out.includes(
+        `\n  name    ${from} → ${to} (opencode's name is not a valid tool name; --name ${from}=NEW chooses another)\n`,
+      ),
+      `${from}:\n${out}`,
+    );
+  }
+  for (
+    const [copy, from] of [
+      ["tools/tool-utils.ts", "tool-utils.ts"],
+      ["tools/utils.ts", "utils.ts"],
+      ["tools/format/index.ts", "format/index.ts"],
+    ]
+  ) {
+    assert.ok(
+      out.includes(
+        `\n  copied  ${copy} (a helper it imports, from ${P}/${from})\n`,
+      ),
+      copy,
+    );
+  }
+  // Every check line: only kv-store's, each argument it cannot read by name.
+  assert.deepEqual(
+    out.split("\n").filter((line) => line.startsWith("  check   ")),
+    [
+      `  check   ${P}/kv-store.ts:2: "bun:sqlite" is a Bun module: it exists only when the daemon runs under Bun; use node:sqlite (or a package) to run it anywhere`,
+      `  check   ${P}/kv-store.ts:13: parameters were read from the source, not computed by zod, because importing it failed: it imports "bun:sqlite", a Bun module, which exists only under Bun: compare them with args`,
+      `  check   ${P}/kv-store.ts:16: the argument "owner" cannot be read from the source (\`enum(…)\` takes values computed at run time): parameters take any value for it and keep it required, where zod checks it; write its JSON Schema by hand`,
+      `  check   ${P}/kv-store.ts:16: the argument "reader" cannot be read from the source (\`enum(…)\` takes values computed at run time): parameters take any value for it, where zod checks it; write its JSON Schema by hand`,
+    ],
+  );
+  assert.match(
+    out,
+    /\n {2}2\. beeuni validate --load && beeuni tools call git_context --args '\{"file":"example"\}'\n/,
+  );
+  // Imports name the files exactly: copied helpers beside, the rest where they are.
+  const text = (path: string) => readFileSync(join(repo.dir, path), "utf8");
+  assert.match(text("tools/github_pr_search.ts"), /from "\.\/utils\.ts"/);
+  assert.match(text("tools/utils.ts"), /from "\.\/format\/index\.ts"/);
+  assert.match(text("tools/git_context.ts"), /from "\.\/tool-utils\.ts"/);
+  assert.match(text("tools/team_tools.ts"), /from "\.\.\/lib\/team\.ts"/);
+  assert.match(
+    text("tools/workspace_info.ts"),
+    /from "\.\.\/src\/core\/workspace\.ts"/,
+  );
+  assert.match(
+    text("tools/git_context.ts"),
+    /\nimport \{ createRequire \} from "node:module";\nconst require = createRequire\(import\.meta\.url\);\n/,
+  );
+
+  // Loads: every tool under Bun; under Deno all but the one importing bun:sqlite.
+  const bun = await runProgram(await bunBin(), [CLI, "validate", "--load"], {
+    cwd: repo.dir,
+  });
+  assert.match(bun.stdout, /\n0 errors, /, bun.stdout);
+  const deno = await beeuni(repo.dir, ["validate", "--load"]);
+  assert.equal(deno.code, 1);
+  assert.deepEqual(
+    deno.stdout.split("\n").filter((line) => line.includes(": error: ")).map(
+      (line) => line.replace(/ \(.*$/, ""),
+    ),
+    [
+      'beeuni.yaml:7:13: error: tool "kv_store" did not load: the module threw while loading: Bun APIs exist only when the daemon runs under Bun, and this one runs under Deno: start it with Bun instead, `bun ' +
+      join(REPO_ROOT, "daemon.ts") +
+      ` --dir ${repo.dir}\`, or use node:* modules in the tool`,
+    ],
+  );
+
+  for (const tool of PROJECT_TOOLS) {
+    await t.step(tool.name, async () => {
+      const original = originals.get(`${P}/${tool.file}`)!;
+      const expected = projectParameters(
+        tool,
+        original.schemas[tool.exportName] as Record<string, unknown>,
+      );
+      if (tool.bunOnly) {
+        // The arguments its check lines name take any value; "owner"
+        // stays required. Everything else is zod's.
+        const parameters = await parametersUnderBun(repo.dir, tool.module);
+        assert.deepEqual(parameters.required, ["key", "owner"]);
+        assert.deepEqual(parameters, expected);
+      } else {
+        const { default: migrated } = await import(
+          pathToFileURL(join(repo.dir, tool.module)).href
+        );
+        assert.deepEqual(migrated.parameters, expected);
+      }
+      const callAt = PROJECT_TOOLS.filter((other) => other.file === tool.file)
+        .flatMap((other) => other.calls.map((args) => ({ other, args })));
+      for (const args of tool.calls) {
+        const i = callAt.findIndex((c) => c.other === tool && c.args === args);
+        const reference = original.outputs[i];
+        assert.ok("text" in reference, JSON.stringify(reference));
+        const argv = [
+          "tools",
+          "call",
+          tool.name,
+          "--args",
+          JSON.stringify(args),
+          "--session",
+          ORACLE_CONTEXT.sessionID,
+        ];
+        const run = tool.bunOnly
+          ? await runProgram(await bunBin(), [CLI, ...argv], {
+            cwd: repo.dir,
+            env: ENV,
+          })
+          : await beeuni(repo.dir, argv, { env: ENV });
+        assert.equal(run.stderr, "");
+        assert.equal(run.stdout, `${reference.text}\n`);
       }
     });
   }

@@ -1,6 +1,7 @@
 // The npm package for Node.js users (N2): `deno task build:npm` builds it,
 // `npm pack` packs it, and a throwaway project installs the tarball and runs
-// `npx beeuni` under Node.js 22, its daemon, the library and its types.
+// `npx beeuni` under Node.js 22, its daemon, the library's entry points, its
+// typed errors and its types.
 
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
@@ -46,7 +47,23 @@ async function buildAndPack(dir: string): Promise<string> {
   return join(dir, pack.stdout.trim());
 }
 
-const CONSUMER = `import { loadProject, type Tool } from "@beeuni/tools";
+const CONSUMER = `import {
+  loadProject,
+  ManifestNotFoundError,
+  type Tool,
+} from "@beeuni/tools";
+import type { ToolsJson } from "@beeuni/tools/manifest";
+import { DEFAULT_TIMEOUT_MS } from "@beeuni/tools/host";
+import type { HandlerOptions } from "@beeuni/tools/http";
+import type { McpHttpOptions } from "@beeuni/tools/mcp";
+import type { WebOptions } from "@beeuni/tools/web";
+import type { OpencodeConfigOptions } from "@beeuni/tools/opencode";
+import { SecretStoreError } from "@beeuni/tools/secrets";
+import type { Runtime } from "@beeuni/tools/runtime";
+import { PortInUseError } from "@beeuni/tools/daemon";
+import type { Command } from "@beeuni/tools/cli";
+// @ts-expect-error: what only the CLI uses is on none of the package's faces
+import { V7_MESSAGE } from "@beeuni/tools/manifest";
 
 const tool: Tool = {
   description: "Says hi",
@@ -57,8 +74,98 @@ const project = await loadProject({ cwd: "." });
 const names: string[] = project.toolSet.tools.map((t) => t.name);
 // @ts-expect-error: the tool set is not a number (the types are real, not any)
 const wrong: number = project.toolSet;
-console.log(tool.description, names.length, wrong);
+const inUse = new PortInUseError("taken", { hostname: "127.0.0.1", port: 1 });
+const where: string = new ManifestNotFoundError("none", "/").path;
+const store: string = new SecretStoreError("broken", "/s.json").path;
+const used: Array<
+  ToolsJson | HandlerOptions | McpHttpOptions | WebOptions
+  | OpencodeConfigOptions | Runtime | Command
+> = [];
+console.log(tool.description, names.length, wrong, inUse.port, where, store);
+console.log(DEFAULT_TIMEOUT_MS, used, V7_MESSAGE);
 `;
+
+/**
+ * Under Node.js, in the installed project: imports every entry point of
+ * the package's `exports` and lists the values each exports; then meets a
+ * `ManifestNotFoundError` (a folder with no project) and a
+ * `PortInUseError` (a port another server holds) and reports what
+ * `instanceof`, `name` and `cause` say of them.
+ */
+const FACES = `import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+
+const pkg = JSON.parse(
+  readFileSync("node_modules/@beeuni/tools/package.json", "utf8"),
+);
+const loaded = {};
+for (const subpath of Object.keys(pkg.exports)) {
+  const specifier = "@beeuni/tools" + subpath.slice(1);
+  loaded[subpath] = Object.keys(await import(specifier)).sort();
+}
+const { loadProject, ManifestNotFoundError } = await import("@beeuni/tools");
+const { ListenError, PortInUseError, startDaemon } = await import(
+  "@beeuni/tools/daemon"
+);
+const empty = mkdtempSync(join(tmpdir(), "beeuni_faces_"));
+let notFound;
+try {
+  await loadProject({ cwd: empty });
+} catch (error) {
+  notFound = {
+    typed: error instanceof ManifestNotFoundError && error instanceof Error,
+    name: error.name,
+    path: error.path === empty,
+  };
+}
+const holder = createServer();
+await new Promise((resolve) => holder.listen(0, "127.0.0.1", resolve));
+const port = holder.address().port;
+let inUse;
+try {
+  await startDaemon(
+    {
+      dir: process.cwd(),
+      port,
+      hostname: "127.0.0.1",
+      opencode: false,
+      tokenFile: join(empty, "token"),
+    },
+    {
+      cwd: process.cwd(),
+      env: { ...process.env, XDG_STATE_HOME: join(empty, "state") },
+      stdout() {},
+      stderr() {},
+      readStdin: async () => "",
+      color: false,
+    },
+  );
+} catch (error) {
+  inUse = {
+    typed: error instanceof PortInUseError && error instanceof ListenError,
+    name: error.name,
+    code: error.cause?.code,
+    message: error.message.replace(String(port), "<port>"),
+  };
+}
+holder.close();
+console.log(JSON.stringify({ loaded, notFound, inUse }));
+`;
+
+/** The values each entry point of deno.json exports under Deno, from source. */
+async function sourceFaces(): Promise<Record<string, string[]>> {
+  const exports: Record<string, string> = JSON.parse(
+    await Deno.readTextFile(join(REPO_ROOT, "deno.json")),
+  ).exports;
+  const faces: Record<string, string[]> = {};
+  for (const [subpath, file] of Object.entries(exports)) {
+    faces[subpath] = Object.keys(await import(join(REPO_ROOT, file))).sort();
+  }
+  return faces;
+}
 
 const TSCONFIG = JSON.stringify({
   compilerOptions: {
@@ -196,7 +303,28 @@ console.log(project.toolSet.tools.map((t) => t.name).join(","));`,
     },
   );
   await checks.check(
-    "the package's .d.ts files type a consumer (tsc)",
+    "every entry point imports under Node.js with the values it has from source, and a typed error is told apart with instanceof and carries its cause",
+    async () => {
+      const out = await run("node", "--input-type=module", "-e", FACES);
+      assert.equal(out.code, 0, out.stderr);
+      const got = JSON.parse(out.stdout);
+      assert.deepEqual(got.loaded, await sourceFaces());
+      assert.deepEqual(got.notFound, {
+        typed: true,
+        name: "ManifestNotFoundError",
+        path: true,
+      });
+      assert.deepEqual(got.inUse, {
+        typed: true,
+        name: "PortInUseError",
+        code: "EADDRINUSE",
+        message:
+          "cannot listen on 127.0.0.1:<port>: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one",
+      });
+    },
+  );
+  await checks.check(
+    "the package's .d.ts files type a consumer of every entry point (tsc)",
     async () => {
       await Deno.writeTextFile(join(dir, "consumer.ts"), CONSUMER);
       await Deno.writeTextFile(join(dir, "tsconfig.json"), TSCONFIG);

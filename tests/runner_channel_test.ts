@@ -64,12 +64,20 @@ Deno.test("every well-formed message passes the check as it was sent (H5)", () =
       structured: { a: 1 },
       cut: { size: 60000, saved: { name: "x-1-0123abcd.txt", temp: ".t" } },
     },
-    { t: "result", id: 3, ok: false, error: "boom", notRun: true },
+    {
+      t: "result",
+      id: 3,
+      ok: false,
+      status: "error",
+      error: "boom",
+      notRun: true,
+    },
     {
       t: "results",
       results: [{ id: 4, ok: true, output: "x" }, {
         id: 5,
         ok: false,
+        status: "error",
         error: "y",
       }],
     },
@@ -107,6 +115,10 @@ Deno.test("a message that breaks the protocol is named, never thrown (H5)", () =
     ['{"t":"loaded","name":"x","ok":true,"description":"d"}', /parameters/],
     ['{"t":"progress","id":1,"progress":"half"}', /progress is not a finite/],
     ['{"t":"log","text":{"a":1}}', /text is not a string/],
+    [
+      '{"t":"result","id":1,"ok":false,"status":"timeout","error":"x"}',
+      /status is not "error"/,
+    ],
     ['{"t":"loading","name":"' + "n".repeat(5000) + '"}', /name is 5000/],
     ['{"t":"__proto__"}', /unknown message type/],
   ];

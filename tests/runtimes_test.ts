@@ -39,12 +39,13 @@ import {
 } from "./_big_output.ts";
 
 const SMOKE = `import process from "node:process";
-import { createHost, formatToolsTable, loadProject } from ${
+import { createHost, loadProject } from ${
   JSON.stringify(join(REPO_ROOT, "mod.ts"))
 };
-import { runtimeName } from ${
-  JSON.stringify(join(REPO_ROOT, "lib", "runtime", "mod.ts"))
+import { formatToolsTable } from ${
+  JSON.stringify(join(REPO_ROOT, "lib", "manifest", "mod.ts"))
 };
+import { runtimeName } from ${JSON.stringify(join(REPO_ROOT, "runtime.ts"))};
 const directory = process.cwd();
 const project = await loadProject({ cwd: directory });
 const host = await createHost({ directory, tmpDir: directory + "/.out", log: () => {} });

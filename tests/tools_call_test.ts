@@ -349,15 +349,19 @@ export default { description: "Plain", parameters: { type: "object" }, execute: 
   }
 });
 
-Deno.test("a helper imported without its extension, and a package not installed, get the same advice under Deno and Node.js, and no runtime's own (T7, T9)", async () => {
+Deno.test("a helper imported without its extension, a package not installed and a path alias get the same advice under Deno and Node.js, and no runtime's own (T7, T9)", async () => {
   await using repo = await tempRepo({
-    "beeuni.yaml": "tools:\n  a: tools/a.ts\n  z: tools/z.ts\n",
+    "beeuni.yaml":
+      "tools:\n  a: tools/a.ts\n  z: tools/z.ts\n  alias: tools/alias.ts\n",
     "tools/lib/x.ts": "export const x = 1;\n",
     "tools/a.ts": `import { x } from "./lib/x";
 export default { description: "a", parameters: { type: "object" }, execute: () => String(x) };
 `,
     "tools/z.ts": `import { z } from "zod";
 export default { description: "z", parameters: { type: "object" }, execute: () => String(z) };
+`,
+    "tools/alias.ts": `import { w } from "@/core/workspace.ts";
+export default { description: "alias", parameters: { type: "object" }, execute: () => String(w) };
 `,
     "package.json": '{ "dependencies": { "zod": "^4" } }\n',
   });
@@ -381,6 +385,12 @@ export default { description: "z", parameters: { type: "object" }, execute: () =
     assert.equal(
       z.stderr.split("\n")[0],
       `tool "z" did not load: the module threw while loading: Cannot find package 'zod': install it with npm in the project (npm install zod), so that a node_modules folder beside or above the module holds it`,
+      label,
+    );
+    const alias = await call("alias");
+    assert.match(
+      alias.stderr.split("\n")[0],
+      /^tool "alias" did not load: the module threw while loading: cannot resolve "@\/core[^"]*": it looks like a path alias \(tsconfig\.json "paths", deno\.json "imports"\), which tool modules do not read under every runtime: import the file by its relative path$/,
       label,
     );
   }

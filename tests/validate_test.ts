@@ -370,7 +370,7 @@ Deno.test("validate() warns about tool files in harnesses/opencode/tools/ (V11)"
       "harnesses/opencode/opencode.json": "{}\n",
     }),
     [
-      'harnesses/opencode/tools/weather.js:1:1: warning V11: only the standard harness loads "weather.js"; to run it in both harnesses, turn it into a plain { description, parameters, execute } module and declare it under `tools:`',
+      'harnesses/opencode/tools/weather.js:1:1: warning V11: only the standard harness loads "weather.js": `beeuni tools migrate` turns its tools into project tools that both harnesses run; once they load (`beeuni validate --load`), delete this file, which opencode would otherwise keep loading',
       'harnesses/opencode/tools/web_search.ts:1:1: warning V11: a copy of the Beeuni tool "web_search": in the standard harness it shadows the hosted "web_search" tool, so sessions run this copy; delete it (the daemon hosts every tool listed in beeuni.yaml for both harnesses)',
     ],
   );

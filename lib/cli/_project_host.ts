@@ -34,7 +34,7 @@ export async function projectHost(
     ...options,
     env: toolEnv(io.env),
     secrets: () => readSecrets(root, io.env),
-    // Tools never read the toolkit's state or the secret store (H2).
+    // Tools never read the toolkit's state or the secret store.
     denyRead: privatePaths(root, io.env),
   });
 }

@@ -35,7 +35,7 @@ export interface Command {
 /**
  * The project root for a command: the folder holding `--manifest` (a file,
  * or a folder holding `beeuni.yaml`) when given, else the folder of the
- * nearest `beeuni.yaml` from `cwd` upwards (M1).
+ * nearest `beeuni.yaml` from `cwd` upwards.
  */
 export function projectRootFor(cwd: string, manifest?: string): string {
   return dirname(locateManifest(cwd, manifest));

@@ -105,6 +105,7 @@ export const mcpCommand: Command = {
       agent,
       input: process.stdin,
       write: (text) => io.stdout(text),
+      log,
     });
     log(
       `[mcp] serving ${

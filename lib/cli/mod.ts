@@ -4,7 +4,7 @@
  * {@linkcode main}, which parses the first words and dispatches.
  *
  * @example Run a command line with the real process I/O
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
  * import { main } from "./mod.ts";
  * import { loadRuntime } from "../runtime/mod.ts";
  * const runtime = await loadRuntime();
@@ -200,9 +200,11 @@ function dispatch(
 }
 
 /**
- * Runs the command line `argv` (without the program name) and resolves to
- * its exit code: 0 ok, 1 failure, 2 usage error. Only the named command's
- * module is loaded.
+ * Runs the command line `argv` (without the program name). Only the named
+ * command's module is loaded.
+ *
+ * @returns The exit code: 0 ok, 1 failure, 2 usage error; never rejects
+ * (errors are printed).
  */
 export async function main(argv: string[], io: CommandIo): Promise<number> {
   const found = dispatch(argv, io);

@@ -1,5 +1,5 @@
 /**
- * `beeuni secrets ls`: the names of the project's secrets (D6), never
+ * `beeuni secrets ls`: the names of the project's secrets, never
  * their values.
  *
  * @module

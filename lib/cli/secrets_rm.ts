@@ -1,6 +1,6 @@
 /**
  * `beeuni secrets rm NAME`: removes a secret from the project's local
- * secret store (D6).
+ * secret store.
  *
  * @module
  */

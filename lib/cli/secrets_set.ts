@@ -1,6 +1,6 @@
 /**
  * `beeuni secrets set NAME=-`: stores a secret of the project's local
- * secret store (D6), its value read from standard input only, never from
+ * secret store, its value read from standard input only, never from
  * the command line.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools eject <name> [--force]` (E1–E6): copies a Beeuni tool's
+ * `beeuni tools eject <name> [--force]`: copies a Beeuni tool's
  * source into the project as `tools/<name>.ts` and points the manifest
  * entry at it.
  *
@@ -80,7 +80,7 @@ function removeEjectLeftovers(
   }
 }
 
-/** `beeuni tools eject`: makes a Beeuni tool the project's own (E1–E6). */
+/** `beeuni tools eject`: makes a Beeuni tool the project's own. */
 export const toolsEjectCommand: Command = {
   name: "tools eject",
   summary:

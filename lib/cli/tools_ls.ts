@@ -1,5 +1,5 @@
 /**
- * `beeuni tools ls`: the tools a session gets (L1, L2), or those one agent
+ * `beeuni tools ls`: the tools a session gets, or those one agent
  * sees (section 5).
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools migrate [FILE…] [--force]` (O1–O4): moves opencode custom
+ * `beeuni tools migrate [FILE…] [--force]`: moves opencode custom
  * tools from `harnesses/opencode/tools/` into the project as plain tool
  * modules under `tools/`, declares them under `tools:` in the manifest, and
  * lists what needs converting by hand. The originals stay in place until
@@ -27,6 +27,8 @@ import {
   UsageError,
 } from "./command.ts";
 import {
+  exampleArgs,
+  ImportResolver,
   importToolSchemas,
   type MigrateFile,
   type MigrateOutcome,
@@ -39,7 +41,7 @@ import {
   MAX_SOURCE_BYTES,
   type SourceParser,
 } from "../project/mod.ts";
-import { LEGACY_TOOLS_DIR } from "../manifest/mod.ts";
+import { isToolName, LEGACY_TOOLS_DIR } from "../manifest/mod.ts";
 
 /** Writes `text` to `path` through a temporary file in the same folder and a rename. */
 function writeAtomic(path: string, text: string): void {
@@ -57,33 +59,67 @@ function writeAtomic(path: string, text: string): void {
   }
 }
 
-const USAGE = `Usage: beeuni tools migrate [FILE...] [--force] [--manifest PATH]
+const USAGE =
+  `Usage: beeuni tools migrate [FILE...] [--name OLD=NEW]... [--force] [--manifest PATH]
 
 Moves opencode custom tools from ${LEGACY_TOOLS_DIR}/ into the project so
-both harnesses run them (O1-O4). For each file (default: every .ts and .js
-file directly in that folder):
+both harnesses run them. For each file (default: every .ts and .js file
+directly in that folder):
   - tool({ description, args, execute }) and plain { description, args,
     execute } exports become plain objects whose parameters is the JSON
     Schema opencode hands the model for the zod args; to compute it the file
     is imported with opencode's plugin package (the project's, or one npm
     installs once into the toolkit's cache folder);
+  - each tool keeps opencode's name (the file's name; <file>_<export> for a
+    named export) when it is a valid tool name, else gets one made from it
+    (github-pr-search -> github_pr_search, deleteContext -> delete_context);
+    each such name is printed, and --name chooses another;
   - in execute, opencode's context fields become the project tool's
     (sessionID -> sessionId, abort -> signal, worktree -> directory),
     process.env becomes context.env, and a { title, output, metadata }
     result becomes its output;
-  - the @opencode-ai/plugin and zod imports go; relative imports still work
-    (helpers in the same folder are copied beside the tool);
-  - the file goes to tools/<file>.ts (a named export X becomes the tool
-    <file>_X, served by tools/<file>_X.ts), declared under tools: in the
-    manifest.
+  - the @opencode-ai/plugin and zod imports go; imports are found as Bun
+    finds them ("./x.js" for x.ts, "./x", "./dir" for dir/index.ts, tsconfig
+    path aliases) and written with the file's real extension; helpers in the
+    tools folder are copied beside the tool, others are imported from where
+    they are; require(), __dirname and __filename work under every runtime;
+  - the file goes to tools/<name>.ts (a named export becomes its own tool,
+    served by tools/<its name>.ts), declared under tools: in the manifest.
 What it cannot convert is listed with file:line. The originals stay where
-they are: delete them once the tools work (until then opencode loads them and
-they win over the hosted tools, O2).
+they are: delete them once the migrated tools load (until then opencode
+loads them, and in the standard harness they win over hosted tools of the
+same name).
 
 Options:
+  --name OLD=NEW     migrate the tool opencode calls OLD as NEW (repeatable)
   --force            overwrite existing files under tools/
   --manifest PATH    the root manifest (default: found from the current folder)
 `;
+
+/** The `--name OLD=NEW` options as a map, each NEW a valid tool name. */
+function parseRenames(values: unknown): Map<string, string> {
+  const renames = new Map<string, string>();
+  for (const value of Array.isArray(values) ? values : []) {
+    const text = String(value);
+    const at = text.indexOf("=");
+    if (at <= 0 || at === text.length - 1) {
+      throw new UsageError(
+        `--name "${text}": write OLD=NEW, e.g. --name github-pr-search=pr_search`,
+      );
+    }
+    const [from, to] = [text.slice(0, at), text.slice(at + 1)];
+    if (!isToolName(to)) {
+      throw new UsageError(
+        `--name "${text}": "${to}" is not a valid tool name (lowercase letters, digits and _, starting with a letter, at most 64 characters, V1)`,
+      );
+    }
+    if (renames.has(from) && renames.get(from) !== to) {
+      throw new UsageError(`--name "${from}" is given twice`);
+    }
+    renames.set(from, to);
+  }
+  return renames;
+}
 
 /** The files to migrate: the positionals, or every tool file of the legacy folder. */
 function filesToMigrate(
@@ -119,6 +155,15 @@ function reader(root: string): (path: string) => string | undefined {
   };
 }
 
+/** The line saying which name a tool got, when it is not opencode's. */
+function nameLine(tool: MigrateOutcome["tools"][number]): string[] {
+  if (tool.how === "same") return [];
+  const why = tool.how === "chosen"
+    ? "chosen with --name"
+    : `opencode's name is not a valid tool name; --name ${tool.opencodeName}=NEW chooses another`;
+  return [`  name    ${tool.opencodeName} → ${tool.name} (${why})`];
+}
+
 /** The lines printed for one file. */
 function outcomeLines(
   outcome: MigrateOutcome,
@@ -127,20 +172,24 @@ function outcomeLines(
   const checks = outcome.notes.map((note) =>
     `  check   ${note.file}:${note.line}: ${note.message}`
   );
-  if (outcome.copiedTo) {
+  if (outcome.helper) {
     return {
       out: [
-        `  ✓  Copied ${outcome.path} to ${outcome.copiedTo} (a helper the migrated tools import)`,
+        outcome.copiedTo
+          ? `  ✓  Copied ${outcome.path} to ${outcome.copiedTo} (a helper the migrated tools import)`
+          : `  ·  Left ${outcome.path}: it holds no tool (a helper no migrated tool imports)`,
       ],
       err: [],
     };
   }
+  const refused = outcome.refused.map((tool) => `  ${tool.problem}`);
   if (!outcome.migrated) {
     return {
       out: [],
       err: [
         `  ✗  Not migrated ${outcome.path}`,
         ...outcome.problems.map((problem) => `  ${problem}`),
+        ...refused,
         ...checks,
       ],
     };
@@ -148,6 +197,7 @@ function outcomeLines(
   return {
     out: [
       `  ✓  Migrated ${outcome.path}`,
+      ...outcome.tools.flatMap(nameLine),
       ...outcome.writes.map((write) =>
         write.kind === "helper"
           ? `  copied  ${write.path} (a helper it imports, from ${write.from})`
@@ -158,7 +208,12 @@ function outcomeLines(
       ),
       ...checks,
     ],
-    err: [],
+    err: outcome.refused.length === 0 ? [] : [
+      `  ✗  Not migrated ${
+        outcome.refused.map((tool) => `"${tool.opencodeName}"`).join(", ")
+      } of ${outcome.path}`,
+      ...refused,
+    ],
   };
 }
 
@@ -211,7 +266,7 @@ function readFiles(
   });
 }
 
-/** `beeuni tools migrate`: legacy opencode tools into project tools (O1–O4). */
+/** `beeuni tools migrate`: legacy opencode tools into project tools. */
 export const toolsMigrateCommand: Command = {
   name: "tools migrate",
   summary:
@@ -221,7 +276,9 @@ export const toolsMigrateCommand: Command = {
     const { values, positionals } = parseOptions(args, {
       force: { type: "boolean" },
       manifest: { type: "string" },
+      name: { type: "string", multiple: true },
     });
+    const renames = parseRenames(values.name);
     const project = await loadProject({
       cwd: io.cwd,
       manifest: values.manifest as string | undefined,
@@ -234,17 +291,30 @@ export const toolsMigrateCommand: Command = {
     }
     const parse = await loadSourceParser();
     const files = readFiles(root, paths, parse);
+    const read = reader(root);
+    const resolver = new ImportResolver(read, parse);
     await importToolSchemas(root, files, {
       env: process.env,
       say: (line) => io.stderr(`  ${line}\n`),
+      resolver,
     });
     const plan = await planMigrate({
       manifest: project.manifest,
       files,
-      read: reader(root),
+      read,
       parse,
       force: values.force === true,
+      renames,
+      resolver,
     });
+    if (plan.unusedRenames.length > 0) {
+      const key = plan.unusedRenames[0];
+      throw new UsageError(
+        `--name "${key}=${
+          renames.get(key)
+        }": no tool of the files migrated is called "${key}" (give opencode's name, e.g. github-pr-search or team_deleteContext)`,
+      );
+    }
     writePlan(root, plan);
     const out: string[] = [];
     const err: string[] = [];
@@ -254,26 +324,41 @@ export const toolsMigrateCommand: Command = {
       err.push(...lines.err);
     }
     if (err.length > 0) io.stderr(err.join("\n") + "\n");
-    const migrated = plan.files.filter((file) => file.migrated);
-    if (migrated.length > 0) {
+    if (plan.files.some((file) => file.migrated)) {
       out.push(
-        ...await nextSteps(io, values.manifest as string | undefined, migrated),
+        ...await nextSteps(io, values.manifest as string | undefined, plan),
       );
     }
     if (out.length > 0) io.stdout(out.join("\n") + "\n");
-    return plan.files.some((file) => file.problems.length > 0) ? 1 : 0;
+    return plan.files.some((file) =>
+        file.problems.length > 0 || file.refused.length > 0
+      )
+      ? 1
+      : 0;
   },
 };
+
+/** A shell word: `text` in single quotes. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
 
 /** The closing lines: what is left to do, and how to check the result. */
 async function nextSteps(
   io: CommandIo,
   manifest: string | undefined,
-  migrated: MigrateOutcome[],
+  plan: MigratePlan,
 ): Promise<string[]> {
   const after = await loadProject({ cwd: io.cwd, manifest });
   const errors = after.diagnostics.filter((d) => d.severity === "error");
-  const first = migrated[0].tools[0].name;
+  const first = plan.files.find((file) => file.migrated)!.tools[0];
+  // The originals, and the helpers copied from opencode's tools folder
+  // (opencode would load those as tool files too).
+  const originals = plan.files.filter((file) =>
+    file.migrated ||
+    (file.copiedTo && file.path.startsWith(`${LEGACY_TOOLS_DIR}/`))
+  ).map((file) => file.path);
+  const args = JSON.stringify(exampleArgs(first.parameters));
   return [
     "",
     ...(errors.length > 0
@@ -285,10 +370,12 @@ async function nextSteps(
       : []),
     "Next:",
     "  1. Review the files above; each check line needs a look by hand.",
-    `  2. beeuni validate && beeuni tools call ${first} --args '{}'`,
-    `  3. Delete the originals once the tools work: git rm ${
-      migrated.map((file) => file.path).join(" ")
+    `  2. beeuni validate --load && beeuni tools call ${first.name} --args ${
+      shellQuote(args)
     }`,
-    "     (until then opencode still loads them, and they win over the hosted tools: O2)",
+    `  3. Delete the originals once the migrated tools load: git rm ${
+      originals.join(" ")
+    }`,
+    "     (until then opencode still loads them, and in the standard harness they win over hosted tools of the same name)",
   ];
 }

@@ -37,7 +37,7 @@ function declaredAt(project: Project, name: string): SourcePos | undefined {
 
 /**
  * Loads every module the way the daemon does and turns each that does not
- * load into an error (T8): at its syntax error inside the module when there
+ * load into an error: at its syntax error inside the module when there
  * is one, else at the `tools:` entry that declares it.
  */
 async function loadDiagnostics(
@@ -95,7 +95,7 @@ summary line.
 
 With --load, every tool module is also loaded the way the daemon loads it
 (in a runner process, with its timeout), and each one that does not load
-is an error (T8): a syntax error (at its line and column), no default
+is an error: a syntax error (at its line and column), no default
 export, parameters that are not an object schema, a package that does not
 resolve.
 
@@ -110,7 +110,7 @@ Options:
                      message }] } (same as --format json)
   --format FORMAT    text (default), json, or github (workflow commands
                      that GitHub Actions shows as annotations)
-  --load             also load every tool module (T8)
+  --load             also load every tool module
 `,
   async run(args: string[], io: CommandIo): Promise<number> {
     const { values, positionals } = parseOptions(args, {

@@ -41,8 +41,15 @@ export function tempPrefix(path: string): string {
  * removed and `path` is left as it was.
  *
  * @example
- * ```ts ignore
- * writeFileAtomic("/tmp/x/settings.json", '{"a":1}\n', { mode: 0o644 });
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFileSync } from "node:fs";
+ * import { writeFileAtomic } from "./atomic_write.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * writeFileAtomic(`${dir}/x/settings.json`, '{"a":1}\n', { mode: 0o644 });
+ * assert.equal(readFileSync(`${dir}/x/settings.json`, "utf8"), '{"a":1}\n');
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function writeFileAtomic(

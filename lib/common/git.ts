@@ -87,9 +87,17 @@ export interface GitOptions {
  * and returns its standard output. Throws when git is missing, fails,
  * prints more than `maxBuffer` or runs past `timeoutMs`.
  *
- * @example
- * ```ts ignore
- * const out = gitSync(["ls-files", "-z", "--cached"], { cwd: root });
+ * @example Whether a folder is inside a git checkout
+ * ```ts
+ * import { gitSync } from "./git.ts";
+ *
+ * let inside: boolean;
+ * try {
+ *   inside = gitSync(["rev-parse", "--is-inside-work-tree"], { cwd: "." }).trim() === "true";
+ * } catch {
+ *   inside = false; // git is missing, or "." is outside any checkout
+ * }
+ * console.log(inside);
  * ```
  */
 export function gitSync(

@@ -1,5 +1,5 @@
 /**
- * Loopback names: where the daemon may listen by default (D7), and which
+ * Loopback names: where the daemon may listen by default, and which
  * `Host` headers it accepts (the DNS-rebinding guard).
  *
  * @module

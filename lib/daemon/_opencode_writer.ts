@@ -1,4 +1,4 @@
-// The opencode files describe the daemon the plugin calls (D3): the newest
+// The opencode files describe the daemon the plugin calls: the newest
 // daemon of the project whose process runs. A daemon writes them on start
 // and after each reload only while no daemon of the project started after
 // it runs; it looks once a second, so when the newer one stops (or is

@@ -1,4 +1,4 @@
-// Hot reload (D5): watch the project's folders, wait for the changes to
+// Hot reload: watch the project's folders, wait for the changes to
 // settle, reload, then watch the folders the manifest the reload read
 // names. One reload runs at a time; changes during a reload start another
 // once it ends. Changes to modules alone settle sooner than changes to a

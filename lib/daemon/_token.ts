@@ -1,5 +1,5 @@
 /**
- * The daemon's bearer token (D7): where it comes from, where it is written,
+ * The daemon's bearer token: where it comes from, where it is written,
  * and who still uses the file.
  *
  * The token is `BEEUNI_DAEMON_TOKEN` when set (nothing is written then), or

@@ -1,5 +1,5 @@
 /**
- * What the daemon watches for hot reload (D5): the folders holding the root
+ * What the daemon watches for hot reload: the folders holding the root
  * manifest, every imported manifest file, every declared tool module and
  * every local file a module imports.
  * Derived again from the manifest each reload read, so a newly imported

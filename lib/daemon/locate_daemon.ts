@@ -18,14 +18,38 @@ export interface LocatedDaemon {
 }
 
 /**
+ * No daemon of the project runs: {@linkcode locateDaemon} found none in
+ * the project's daemon record. Start one (`beeuni daemon`, `startDaemon()`)
+ * and look again.
+ */
+export class DaemonNotRunningError extends Error {
+  /** Always `"DaemonNotRunningError"`. */
+  override name = "DaemonNotRunningError";
+  /** The project root whose daemon was looked for. */
+  readonly root: string;
+
+  /** No daemon of the project at `root`, with the message a person reads. */
+  constructor(message: string, root: string, options?: ErrorOptions) {
+    super(message, options);
+    this.root = root;
+  }
+}
+
+/**
  * The newest running daemon of the project at `root`, with its token: from
  * its token file, or `BEEUNI_DAEMON_TOKEN` in `env` for a daemon started
- * with that. Throws, saying what to do, when none runs or the token is
- * out of reach.
+ * with that.
+ *
+ * @returns Where the daemon listens and its token.
+ * @throws {DaemonNotRunningError} When no daemon of the project runs.
+ * @throws {Error} When one runs but its token is out of reach: the message
+ * says what to do.
  *
  * @example Ask the project's daemon for its health
- * ```ts ignore
- * import { locateDaemon } from "./locate_daemon.ts";
+ * ```ts ignore (needs a running daemon)
+ * import process from "node:process";
+ * import { locateDaemon } from "@beeuni/tools/daemon";
+ *
  * const { url, token } = locateDaemon("/home/me/project", process.env);
  * await fetch(`${url}/beeuni/health`, { headers: { authorization: `Bearer ${token}` } });
  * ```
@@ -37,8 +61,9 @@ export function locateDaemon(
   const record = daemonRecordFile(root, env);
   const entry = liveDaemons(record).at(-1);
   if (entry === undefined) {
-    throw new Error(
+    throw new DaemonNotRunningError(
       `no daemon of the project "${root}" is running: start one with \`beeuni daemon\` in the project`,
+      root,
     );
   }
   const url = entry.url.replace(/\/+$/, "");

@@ -1,6 +1,6 @@
 /**
  * The daemon stage: a project's tools served over HTTP on loopback, with a
- * bearer token (D7), hot reload (D5) and the opencode files (D3).
+ * bearer token, hot reload and the opencode files.
  *
  * @module
  */
@@ -12,7 +12,12 @@ export {
   startDaemon,
 } from "./start_daemon.ts";
 export { DAEMON_USAGE, parseDaemonArgs } from "./options.ts";
-export { locateDaemon, type LocatedDaemon } from "./locate_daemon.ts";
+export {
+  DaemonNotRunningError,
+  locateDaemon,
+  type LocatedDaemon,
+} from "./locate_daemon.ts";
+export { ListenError, PortInUseError } from "./listen_error.ts";
 export { type ProgramRuntime, runDaemon } from "./run_daemon.ts";
 export {
   type Reloader,

@@ -102,7 +102,7 @@ Tool runners (each tool runs in a process of its own, see docs/host.md):
   --runner-heap-mb N    heap limit of each runner (default 256)
   --runner-idle-ms N    stop a runner idle this long (default 60000)
 
-Saved outputs (outputs over 50 KB or 2,000 lines, T6):
+Saved outputs (outputs over 50 KB or 2,000 lines):
   --tmp-max-bytes N     the most bytes of saved outputs kept; the oldest go
                         first, and a larger output is not saved (default
                         104857600)
@@ -110,7 +110,13 @@ Saved outputs (outputs over 50 KB or 2,000 lines, T6):
                         than this (default 86400000, 24 hours)
 `;
 
-/** Parses the daemon's command line into {@linkcode DaemonOptions}. */
+/**
+ * Parses the daemon's command line into {@linkcode DaemonOptions}.
+ *
+ * @returns The options, relative paths resolved against `cwd`.
+ * @throws {UsageError} For an unknown option, a missing or bad value, or an
+ * argument where none belongs.
+ */
 export function parseDaemonArgs(args: string[], cwd: string): DaemonOptions {
   const { values, positionals } = parseOptions(args, {
     dir: { type: "string" },

@@ -24,12 +24,16 @@ export type ProgramRuntime = Pick<
 export const REPEAT_SIGNAL_MS = 2_000;
 
 /**
- * Runs the daemon with the command line `args` until SIGINT or SIGTERM;
- * resolves to the exit code (0 after a clean stop). A signal during the
- * start stops the daemon as soon as it has started. Another signal at
- * least {@linkcode REPEAT_SIGNAL_MS} after the first ends the process at
- * once (exit code 130), still removing the token file. Throws a
- * `UsageError` for a bad command line.
+ * Runs the daemon with the command line `args` until SIGINT or SIGTERM. A
+ * signal during the start stops the daemon as soon as it has started.
+ * Another signal at least {@linkcode REPEAT_SIGNAL_MS} after the first ends
+ * the process at once (exit code 130), still removing the token file.
+ *
+ * @returns The exit code: 0 after a clean stop, 130 after a second signal.
+ * @throws {UsageError} For a bad command line.
+ * @throws {ManifestNotFoundError} When there is no project to serve.
+ * @throws {PortInUseError} When the port is in use (a `ListenError` for
+ * another failure to listen).
  */
 export async function runDaemon(
   args: string[],

@@ -43,6 +43,7 @@ import {
   publishDaemon,
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
+import { listenError } from "./listen_error.ts";
 
 /** The part of a runtime adapter the daemon uses. */
 export type DaemonRuntime = Pick<Runtime, "serve" | "watchDirs">;
@@ -67,9 +68,9 @@ export interface DaemonOptions {
   timeoutMs?: number;
   /** Limits on the server's connections (each one left out takes its default). */
   connections?: ConnectionLimits;
-  /** Validate call arguments against each tool's schema (T2). */
+  /** Validate call arguments against each tool's schema. */
   validateArgs?: boolean;
-  /** Watch the manifest and the tool modules and reload on change (D5). */
+  /** Watch the manifest and the tool modules and reload on change. */
   watch?: boolean;
   /** Quiet time after the last change before reloading, in milliseconds. */
   debounceMs?: number;
@@ -81,7 +82,7 @@ export interface DaemonOptions {
   opencodeConfigDir?: string;
   /** Write the plugin and agent files into opencode's global folder (`$XDG_CONFIG_HOME/opencode`) instead. */
   opencodeGlobal?: boolean;
-  /** Write the opencode plugin and agent files (D3); default true. */
+  /** Write the opencode plugin and agent files; default true. */
   opencode?: boolean;
   /** How tool runners are bounded and what tools may touch besides the project. */
   runners?: Pick<
@@ -134,18 +135,6 @@ function urlOf(server: Server): string {
   return `http://${host}:${server.port}`;
 }
 
-/** Why the daemon cannot listen where `options` say, and what to do. */
-function listenError(
-  options: Pick<DaemonOptions, "hostname" | "port">,
-  error: unknown,
-): string {
-  const where = `cannot listen on ${options.hostname}:${options.port}`;
-  if ((error as { code?: unknown })?.code === "EADDRINUSE") {
-    return `${where}: the port is in use (another daemon or program listens there); pass another --port, or --port 0 to pick a free one`;
-  }
-  return `${where}: ${errorMessage(error)}`;
-}
-
 /** `record` without its undefined values. */
 function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(
@@ -159,13 +148,25 @@ function definedOnly<T extends object>(record: T): Partial<T> {
  * `listening on <url>` to standard output, and starts watching for
  * changes. Logs go to standard error.
  *
+ * @returns The running daemon, once every tool has loaded.
+ * @throws {ManifestNotFoundError} When `options.dir` holds no project.
+ * @throws {PortInUseError} When another daemon or program listens on the
+ * port; a `ListenError` when the daemon cannot listen for another
+ * reason.
+ * @throws {Error} When `options.hostname` is not a loopback address and
+ * `allowRemote` is not set, or `BEEUNI_DAEMON_TOKEN` is too short.
+ *
  * @example Start a daemon on a project and stop it
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
+ * import { loadRuntime } from "@beeuni/tools/runtime";
  * import { startDaemon } from "@beeuni/tools/daemon";
+ *
+ * const runtime = await loadRuntime();
  * const daemon = await startDaemon(
- *   { dir: "examples/starter", port: 0, hostname: "127.0.0.1" },
+ *   { dir: "/workspace", port: 0, hostname: "127.0.0.1" },
  *   runtime.io(),
  * );
+ * console.log(daemon.url);
  * await daemon.close();
  * ```
  */
@@ -209,7 +210,7 @@ export async function startDaemon(
   } catch (error) {
     flush();
     dropToken();
-    throw new Error(listenError(options, error));
+    throw listenError(options, error);
   }
   let host: Host;
   let web: WebHandler;
@@ -222,7 +223,7 @@ export async function startDaemon(
       manifest: manifestFile,
       // Listen at once; each tool is listed once it has loaded.
       waitForLoad: false,
-      // Tools never read the daemon's token or the secret store (H2),
+      // Tools never read the daemon's token or the secret store,
       // nor write the opencode files the daemon writes.
       denyRead: [
         ...(token.file ? [token.file] : []),
@@ -297,7 +298,7 @@ export async function startDaemon(
   // Calls are answered from here on; the lines below are printed, and the
   // opencode files written, once every tool has loaded.
   await host.ready();
-  // The standard harness (D3): the opencode plugin and agent files, on
+  // The standard harness: the opencode plugin and agent files, on
   // start and after each reload, while this is the daemon the plugin calls.
   // Loaded here, not imported above: it needs the `yaml` package, and
   // `daemon.ts` must load before any package does to say when the

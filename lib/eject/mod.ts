@@ -1,5 +1,5 @@
 /**
- * `beeuni tools eject` (E1-E6): a Beeuni tool becomes the project's own.
+ * `beeuni tools eject`: a Beeuni tool becomes the project's own.
  *
  * @module
  */

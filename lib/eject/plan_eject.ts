@@ -1,8 +1,8 @@
 /**
- * `beeuni tools eject <name>` (E1–E6), the pure part: given the parsed
+ * `beeuni tools eject <name>`, the pure part: given the parsed
  * manifest and the texts of its files, decide which file to edit and compute
- * its new text, changing only the line that declares the tool (E2) or adding
- * the `tools:` key the manifest lacks (E3). Edits go through
+ * its new text, changing only the line that declares the tool or adding
+ * the `tools:` key the manifest lacks. Edits go through
  * {@linkcode editManifestTools}, which keeps every other byte: comments,
  * quoting, CRLF line ends, flow mappings.
  *
@@ -54,12 +54,12 @@ export interface EjectPlan {
   after: string;
 }
 
-/** The comment the changed line ends with (E2). */
+/** The comment the changed line ends with. */
 export function ejectComment(name: string): string {
   return `# ejected from beeuni:${name}`;
 }
 
-/** Repo-relative path of a tool's ejected copy (E1). */
+/** Repo-relative path of a tool's ejected copy. */
 export function ejectedPath(name: string): string {
   return `tools/${name}.ts`;
 }
@@ -70,7 +70,7 @@ function where(entry: ToolEntry): string {
 
 /**
  * Decides what ejecting `request.name` writes, or rejects with an `Error`
- * whose message says why it is refused (E4) and what to do.
+ * whose message says why it is refused and what to do.
  */
 export async function planEject(request: EjectRequest): Promise<EjectPlan> {
   const { name, manifest, force } = request;
@@ -155,7 +155,7 @@ export async function planEject(request: EjectRequest): Promise<EjectPlan> {
 /**
  * Points `tools.<name>` of the manifest text `before` at the ejected copy,
  * adding the entry, or a `tools:` key listing the four other Beeuni tools
- * (E3), when missing.
+ * when the manifest has none.
  */
 async function edit(
   before: string,
@@ -176,13 +176,13 @@ async function edit(
       })),
     });
   } catch (error) {
-    throw new Error(
-      `cannot eject "${name}": ${errorMessage(error)}`,
-    );
+    throw new Error(`cannot eject "${name}": ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }
 
-/** The lines `beeuni tools eject` prints on success (E5). */
+/** The lines `beeuni tools eject` prints on success. */
 export function ejectOutput(plan: EjectPlan, check = "✓"): string {
   const { name, toolFile, manifestFile } = plan;
   return [
@@ -202,7 +202,7 @@ export function ejectOutput(plan: EjectPlan, check = "✓"): string {
 
 /**
  * Reads the bytes of the Beeuni tool `name` as this package ships them in
- * `builtin_tools/`: the same bytes the daemon runs (E1).
+ * `builtin_tools/`: the same bytes the daemon runs.
  */
 export async function readBuiltinSource(
   name: BeeuniToolName,
@@ -220,6 +220,7 @@ export async function readBuiltinSource(
       `cannot eject "${name}": cannot read its source ${url.href}: ${
         errorMessage(error)
       }`,
+      { cause: error },
     );
   }
 }

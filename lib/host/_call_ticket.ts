@@ -1,7 +1,7 @@
 // The host's handle on one call, to abort it wherever it is.
 
 /**
- * The host's handle on one call: `abort()` stops it (T5). The host may
+ * The host's handle on one call: `abort()` stops it. The host may
  * abort before the call is sent; the runner wires `cancel` once it is.
  */
 export class CallTicket {

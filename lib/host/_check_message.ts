@@ -1,4 +1,4 @@
-// The host's check of what a runner sends (H5): a runner runs tool code,
+// The host's check of what a runner sends: a runner runs tool code,
 // and tool code can write anything to the channel. Every message is parsed
 // and checked against the protocol's types before the host acts on it;
 // texts meant for the log are cut. Pure.
@@ -108,7 +108,7 @@ function loadReport(message: Record<string, unknown>): LoadReport {
 }
 
 function succeeded(message: Record<string, unknown>): CallResult {
-  const result: CallResult = {
+  const result: Extract<CallResult, { ok: true }> = {
     ok: true,
     output: text(message.output, "output"),
   };
@@ -134,7 +134,13 @@ function succeeded(message: Record<string, unknown>): CallResult {
 function callResult(message: Record<string, unknown>): CallResult {
   if (message.ok === true) return succeeded(message);
   if (message.ok !== false) fail("ok is not a boolean");
-  const result: CallResult = { ok: false, error: text(message.error, "error") };
+  // A runner fails a call; only the host times it out or aborts it.
+  if (message.status !== "error") fail('status is not "error"');
+  const result: Extract<CallResult, { ok: false }> = {
+    ok: false,
+    status: "error",
+    error: text(message.error, "error"),
+  };
   if (flag(message.notRun, "notRun")) result.notRun = true;
   const cut = cutText(message.cut);
   if (cut) result.cut = cut;

@@ -1,10 +1,10 @@
-// What a tool may read and write (H2, T5, T7): the project, the
+// What a tool may read and write: the project, the
 // node_modules folders and package.json files above it (packages resolve
 // the Node way from there), the Beeuni tools, and a temporary folder of its
 // grant's own; never the daemon's token or the secret store, nor what
 // governs the tools (see _governed.ts). The runner may also write, but not
 // read or list, the host's folder of saved outputs, where it saves a long
-// output for the host (T6). Symbolic links already in the project do not
+// output for the host. Symbolic links already in the project do not
 // widen this: a link that leads past a grant, or to a folder through which
 // such a link is reached, is denied by its own path. Pure: the caller
 // reads the file system.
@@ -35,7 +35,7 @@ export interface ConfinementInput {
   runnerDir?: string;
   /** The temporary folder of the runner's grant. */
   tmpDir: string;
-  /** The host's folder of saved outputs (T6): writable, not readable. */
+  /** The host's folder of saved outputs: writable, not readable. */
   outputDir?: string;
   /** More readable paths. */
   allowRead?: string[];

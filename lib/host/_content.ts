@@ -2,7 +2,7 @@
  * Content blocks: how a tool returns more than text (an image for the model
  * to see, audio, a document) and what every caller receives. A tool opts in
  * by returning exactly `{ content: [block, ...] }`, optionally with
- * `structuredContent: { ... }`; any other value keeps T3's meaning (a string
+ * `structuredContent: { ... }`; any other value is read as before (a string
  * as is, other JSON as indented JSON). Pure functions, shared by the host and
  * its runners.
  *
@@ -101,7 +101,7 @@ function blockOf(value: unknown): ContentBlock | undefined {
  * `{ content: [...] }` or `{ content: [...], structuredContent: {...} }`
  * with a non-empty list of valid blocks (`text`; `image` and `audio` with
  * base64 `data` and a `mimeType`; `resource` with a `uri` and `text` or
- * base64 `blob`). `undefined` for every other value, which T3 then turns
+ * base64 `blob`). `undefined` for every other value, which is then turned
  * into text as before.
  *
  * @example
@@ -136,7 +136,7 @@ export function base64Bytes(data: string): number {
 }
 
 /**
- * The text a caller that shows only text reads for `blocks` (T3): the text
+ * The text a caller that shows only text reads for `blocks`: the text
  * blocks joined by blank lines; when there are none, one line per other
  * block saying what it is (`[image: image/png, 1234 bytes]`).
  */
@@ -159,7 +159,7 @@ export function contentText(blocks: readonly ContentBlock[]): string {
 }
 
 /**
- * The blocks to hand on once the text was cut (T6): the cut `text` in place
+ * The blocks to hand on once the text was cut: the cut `text` in place
  * of the text blocks, then every other block as it was.
  */
 export function cutContent(

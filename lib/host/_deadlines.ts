@@ -68,3 +68,16 @@ export class Deadlines {
     this.#entries.clear();
   }
 }
+
+/**
+ * A usable timer length from `requested`: positive, finite and within what
+ * timers accept; `fallback` otherwise.
+ */
+export function timeoutOf(
+  requested: number | undefined,
+  fallback: number,
+): number {
+  const value = requested ?? fallback;
+  if (!Number.isFinite(value) || value <= 0) return fallback;
+  return Math.min(value, 2_147_483_647);
+}

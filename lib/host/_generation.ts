@@ -21,7 +21,7 @@ import type { HostedTool, LoadError } from "./types.ts";
 
 /** A tool whose module loaded. */
 export interface LoadedTool extends HostedTool {
-  /** Its validator, when arguments are validated (T2). */
+  /** Its validator, when arguments are validated. */
   validate?: Validator;
 }
 
@@ -184,7 +184,7 @@ export class Generation {
       .filter((tool): tool is LoadedTool => tool !== undefined);
   }
 
-  /** Whether `agent` (started by `parent`) may see `tool` (D4, A2, A4, A6). */
+  /** Whether `agent` (started by `parent`) may see `tool`. */
   visible(
     tool: string,
     agent: string | undefined,
@@ -211,9 +211,9 @@ export class Generation {
   }
 
   /**
-   * The secret names `agent` is granted (D6): `"*"` for all, a sorted list,
+   * The secret names `agent` is granted: `"*"` for all, a sorted list,
    * or `undefined` for none. Calls of agents with the same grant share a
-   * runner; others never do (H2).
+   * runner; others never do.
    */
   grant(agent: string): "*" | string[] | undefined {
     const entry = findAgent(this.manifest, agent);

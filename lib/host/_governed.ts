@@ -1,4 +1,4 @@
-// What governs a project's tools, which no tool may write (H2): the
+// What governs a project's tools, which no tool may write: the
 // manifest and the files it imports, the tool modules and the local files
 // they import, the folders that hold them (renaming a folder would replace
 // what it holds), git's folder, the harnesses' folders, the packages and

@@ -1,4 +1,4 @@
-// How a host starts its runner processes (H2): for each grant of secrets a
+// How a host starts its runner processes: for each grant of secrets a
 // temporary folder of its own; the paths tools may read and write, minus
 // what governs them and the symbolic links that would lead past a grant,
 // as the runner's runtime enforces them. What governs the tools and which
@@ -63,6 +63,8 @@ export interface LauncherOptions {
   denyWrite?: string[];
   /** The environment runners start with. */
   env(): Record<string, string>;
+  /** Where notes about the confinement go. */
+  log(line: string): void;
 }
 
 /** The files that govern one reading of the project. */
@@ -74,6 +76,9 @@ export interface GovernedFiles {
   /** The local files the modules import, when known (absolute). */
   imports?: string[];
 }
+
+/** The grant of agents granted no secret, as runner keys write it. */
+export const NO_GRANT = "";
 
 /** The name of a grant's temporary folder: the grant itself is not shown. */
 function grantFolder(grant: string): string {
@@ -152,6 +157,7 @@ function versionOf(runtime: RuntimeName, execPath: string): string | undefined {
   } catch (error) {
     throw new Error(
       `cannot run tools with "${execPath}": ${errorMessage(error)}`,
+      { cause: error },
     );
   }
 }
@@ -229,6 +235,34 @@ export class Launcher {
     }
     return { widened, note: this.#incomplete };
   }
+
+  /**
+   * Looks again, as {@linkcode Launcher.refresh} does, one look at a time
+   * in the order asked, logging a look cut short (once) or failed;
+   * resolves to whether runners started before must go.
+   */
+  confine(files: GovernedFiles): Promise<boolean> {
+    const look = async () => {
+      let note: string | undefined;
+      let widened = true;
+      try {
+        ({ note, widened } = await this.refresh(files));
+      } catch (error) {
+        note = `cannot look at what governs the tools: ${errorMessage(error)}`;
+      }
+      if (note !== undefined && note !== this.#lastNote) {
+        this.#options.log(`[tools] ${note}`);
+      }
+      this.#lastNote = note;
+      return widened;
+    };
+    const next = this.#looking.then(look, look);
+    this.#looking = next;
+    return next;
+  }
+
+  #looking: Promise<boolean> = Promise.resolve(false);
+  #lastNote?: string;
 
   /** The temporary folder of `grant`'s runners, made when missing. */
   #tmpFor(grant: string): string {

@@ -1,7 +1,7 @@
-// Reading every tool module's metadata (T1, T8) in a runner process of its
+// Reading every tool module's metadata in a runner process of its
 // own: the modules are imported one at a time, so a module that hangs or
 // ends the process at import is known by name, left out after its timeout
-// (once, H1), and the rest load in a fresh process.
+// (once), and the rest load in a fresh process.
 
 import type { LoadReport, ModuleRef, ToHost } from "./_protocol.ts";
 import type { RunnerEvents, RunnerProcess } from "./_runner_process.ts";

@@ -1,5 +1,5 @@
 // What a call's model reads, worked out where the tool ran: its return
-// value as text (T3), any thrown value as a message (T4, H4). Nothing here
+// value as text, any thrown value as a message. Nothing here
 // may throw or hang on a hostile value.
 
 import { contentReturn, contentText } from "./_content.ts";
@@ -65,7 +65,7 @@ function jsonOf(value: unknown): string {
 }
 
 /**
- * The text the model reads for a value `execute` returned (T3): a string as
+ * The text the model reads for a value `execute` returned: a string as
  * is, any other JSON value as JSON indented by two spaces. Throws an
  * `Error` with a clear message for `undefined`, BigInt, functions, symbols
  * and cycles.
@@ -148,10 +148,10 @@ function describeError(thrown: Error): string {
 }
 
 /**
- * A readable message for any thrown value (T4): an `Error`'s message
+ * A readable message for any thrown value: an `Error`'s message
  * (prefixed with its name when that is not plain `Error`), a string as is,
  * an object's `message` or its JSON, and a description for anything else.
- * Never throws: getters and Proxy traps that throw are read as absent (H4).
+ * Never throws: getters and Proxy traps that throw are read as absent.
  */
 export function thrownMessage(thrown: unknown): string {
   try {

@@ -1,6 +1,6 @@
 // The processes below a process, read from /proc (Linux): what a runner
 // started, including children that left its process group (`setsid`, a
-// `detached` spawn), so that they end with it (H1). Elsewhere there is no
+// `detached` spawn), so that they end with it. Elsewhere there is no
 // /proc and the list is empty: killing the process group is all there is.
 
 import { readdirSync, readFileSync } from "node:fs";

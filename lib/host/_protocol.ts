@@ -9,7 +9,7 @@ export interface ModuleRef {
   url: string;
 }
 
-import type { ContentBlock } from "./_content.ts";
+import type { CallFailure, CallSuccess } from "./types.ts";
 
 /** A call for the runner to run. */
 export interface CallMessage {
@@ -29,8 +29,8 @@ export interface CallMessage {
 }
 
 /**
- * The host's folder for saved outputs (T6), as a runner writes into it: a
- * runner cuts a text over T6's limits itself and writes it whole to a
+ * The host's folder for saved outputs, as a runner writes into it: a
+ * runner cuts a text over the output limits itself and writes it whole to a
  * temporary file there, which the host moves into place.
  */
 export interface OutputFolder {
@@ -43,7 +43,7 @@ export interface OutputFolder {
 }
 
 /**
- * A text a runner cut itself (T6, H4): the whole text's size, and, unless it
+ * A text a runner cut itself: the whole text's size, and, unless it
  * was over the cap, the names (in the output folder) of the saved output
  * and of the temporary file that holds it until the host moves it there.
  */
@@ -60,7 +60,7 @@ export type ToRunner =
     t: "init";
     module: ModuleRef;
     directory: string;
-    /** Where the runner saves outputs over T6's limits; without it the host does. */
+    /** Where the runner saves outputs over the output limits; without it the host does. */
     output?: OutputFolder;
   }
   | { t: "load"; modules: ModuleRef[] }
@@ -69,7 +69,7 @@ export type ToRunner =
   | { t: "abort"; id: number }
   | { t: "ping"; id: number };
 
-/** A module's metadata, or why it is not a tool (T1, T8). */
+/** A module's metadata, or why it is not a tool. */
 export type LoadReport =
   | {
     name: string;
@@ -86,29 +86,27 @@ export interface SourceAt {
   col: number;
 }
 
-/** How one call ended, as the runner saw it. */
+/**
+ * How one call ended before the host shaped it for its caller (the cut of a
+ * long output, the saved file): the fields of {@linkcode CallSuccess} and
+ * {@linkcode CallFailure} as a runner or a tool runner gives them, and what
+ * only the host reads. A runner only ever fails a call with `"error"`; the
+ * host adds `"timeout"` and `"aborted"`.
+ */
 export type CallResult =
-  | {
-    ok: true;
-    /** What the model reads (T3): the string returned, or indented JSON. */
-    output: string;
+  | (Pick<CallSuccess, "ok" | "output" | "content" | "structured"> & {
     /** Whether the tool returned a plain JSON object (`output` is its JSON). */
     object?: true;
-    /** The blocks of a `{ content: [...] }` result. */
-    content?: ContentBlock[];
-    /** The `structuredContent` returned beside the blocks. */
-    structured?: Record<string, unknown>;
-    /** Set when `output` is the runner's cut of a longer text (T6). */
+    /** Set when `output` is the runner's cut of a longer text. */
     cut?: CutText;
-  }
-  | {
-    ok: false;
-    error: string;
+  })
+  | (Pick<CallFailure, "ok" | "error"> & {
+    status: "error" | "timeout" | "aborted";
     /** Set when the tool's module did not load, so `execute` never ran. */
     notRun?: true;
-    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
+    /** Set when `error` is the runner's cut of a longer message. */
     cut?: CutText;
-  };
+  });
 
 /** What a runner sends the host. */
 export type ToHost =

@@ -1,5 +1,5 @@
 // The command line that starts a tool runner under each runtime, with what
-// that runtime can enforce (H2): Deno's permissions, Node.js's permission
+// that runtime can enforce: Deno's permissions, Node.js's permission
 // model (which allows paths but cannot deny one inside them), nothing under
 // Bun. Pure: the host decides the paths.
 
@@ -40,7 +40,7 @@ function denoArgs(spec: RunnerSpec): string[] {
   const args = [
     "run",
     // The toolkit's own deno.json, import map and lock file never apply to
-    // tools: packages resolve from the project's node_modules (T7).
+    // tools: packages resolve from the project's node_modules.
     "--no-config",
     "--no-lock",
     "--node-modules-dir=manual",

@@ -1,4 +1,4 @@
-// A call's text over T6's limits, cut where the tool ran (T6, H4): the
+// A call's text over the output limits, cut where the tool ran: the
 // runner writes the whole text to a temporary file in the host's output
 // folder and sends the host only the head, the size and the file's name.
 // A huge output then never crosses to the host, nor is it encoded whole.
@@ -11,7 +11,7 @@ import { overLimits, truncatedText } from "./_truncate.ts";
 
 /**
  * `text` cut as the host would cut it, with what the host needs to finish
- * the save; `undefined` when it is within T6's limits, or when writing it
+ * the save; `undefined` when it is within the output limits, or when writing it
  * failed (the host then cuts it from the whole text, as for a runner with
  * no output folder).
  */
@@ -38,7 +38,7 @@ async function cutText(
 }
 
 /**
- * A call's result with its text cut where it is over T6's limits: an
+ * A call's result with its text cut where it is over the output limits: an
  * output (its text blocks replaced by the cut, as the host does), or an
  * error message (saved as `<tool>-error-…`). Anything else as it was.
  */
@@ -50,7 +50,9 @@ export async function cutResult(
   if (!result.ok) {
     if (result.notRun) return result;
     const cut = await cutText(result.error, `${tool}-error`, output);
-    return cut ? { ok: false, error: cut.text, cut: cut.cut } : result;
+    return cut
+      ? { ok: false, status: "error", error: cut.text, cut: cut.cut }
+      : result;
   }
   const cut = await cutText(result.output, tool, output);
   if (!cut) return result;

@@ -1,4 +1,4 @@
-// What a runner sets up before any tool code runs (H1, H2): exits turned
+// What a runner sets up before any tool code runs: exits turned
 // into errors, signals kept to the runner's own processes, the APIs that
 // reach into other processes taken away, stray errors logged instead of
 // ending the process, and an end when the host is gone.

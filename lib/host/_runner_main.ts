@@ -1,11 +1,11 @@
 // A tool runner: the process the host starts to import tool modules and run
-// their calls (H1, H2). Its messages with the host go over a channel of its
+// their calls. Its messages with the host go over a channel of its
 // own (file descriptors 3 and 4, see _channel.ts); what tools print goes to
 // its own stdout and stderr, which the host logs.
 //
 // Two jobs, set by the first message: `load` imports every module it is
-// sent, one at a time, and reports each (T1, T8); `init` imports one tool
-// and then runs its calls, each with its own context (T5).
+// sent, one at a time, and reports each; `init` imports one tool
+// and then runs its calls, each with its own context.
 
 import { Socket } from "node:net";
 import process from "node:process";
@@ -83,6 +83,7 @@ function overLimit(message: ToHost, chars: number): string {
       t: "result",
       id: message.id,
       ok: false,
+      status: "error",
       error:
         `the tool's result is ${over}: return less, or write it to a file and return its path`,
     });
@@ -290,7 +291,7 @@ function contextFor(
   };
 }
 
-/** Whether `result`'s text may be over T6's limits, and this runner cuts it. */
+/** Whether `result`'s text may be over the output limits, and this runner cuts it. */
 function mayCut(result: CallResult): boolean {
   const text = result.ok ? result.output : result.error;
   // Within both limits for sure: at most 3 bytes and one line per unit.
@@ -298,7 +299,7 @@ function mayCut(result: CallResult): boolean {
 }
 
 /**
- * `result` with a text over T6's limits cut here and saved whole for the
+ * `result` with a text over the output limits cut here and saved whole for the
  * host (see _runner_cut.ts); as it was when that fails, for the host to cut.
  */
 async function cutHere(result: CallResult): Promise<CallResult> {
@@ -310,7 +311,7 @@ async function cutHere(result: CallResult): Promise<CallResult> {
   }
 }
 
-/** Sends a call's result, a text over T6's limits cut first. */
+/** Sends a call's result, a text over the output limits cut first. */
 async function finish(id: number, result: CallResult): Promise<void> {
   send({
     t: "result",
@@ -327,6 +328,7 @@ async function run(call: CallMessage): Promise<void> {
     if ("reason" in loaded) {
       sendResult(call.id, {
         ok: false,
+        status: "error",
         error: `tool "${toolName}" cannot run: ${loaded.reason}`,
         notRun: true,
       });
@@ -337,11 +339,15 @@ async function run(call: CallMessage): Promise<void> {
     try {
       result = returnedResult(value);
     } catch (error) {
-      result = { ok: false, error: thrownMessage(error) };
+      result = { ok: false, status: "error", error: thrownMessage(error) };
     }
     await finish(call.id, result);
   } catch (error) {
-    await finish(call.id, { ok: false, error: describeFailure(error) });
+    await finish(call.id, {
+      ok: false,
+      status: "error",
+      error: describeFailure(error),
+    });
   } finally {
     running.delete(call.id);
   }

@@ -1,4 +1,4 @@
-// Which runner serves a call, and how many run at once (H3): one runner
+// Which runner serves a call, and how many run at once: one runner
 // per tool and set of granted secrets, the least recently used idle ones
 // stopped when more than `maxRunners` run or their memory passes the
 // budget, and each stopped after `idleMs` without calls.

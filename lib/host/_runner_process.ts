@@ -1,7 +1,7 @@
 // One tool runner process as the host sees it: started in a process group
 // of its own, spoken to over a channel of its own (see _channel.ts) whose
-// every message is checked (H5), its output logged within bounds, and
-// killed with everything it started (H1).
+// every message is checked, its output logged within bounds, and
+// killed with everything it started.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -19,7 +19,7 @@ export interface SpawnSpec {
   command: string;
   /** Its arguments. */
   args: string[];
-  /** The working folder: the project root (T5). */
+  /** The working folder: the project root. */
   cwd: string;
   /** The whole environment of the process. */
   env: Record<string, string>;

@@ -1,6 +1,6 @@
 /**
- * Compiling tools' `parameters` with Ajv: the load check (T1, T8) and the
- * opt-in argument validation (T2). Schemas that differ only in annotations
+ * Compiling tools' `parameters` with Ajv: the load check and the
+ * opt-in argument validation. Schemas that differ only in annotations
  * (`description`, `title`, …) validate alike, so they share one compiled
  * validator: most of a project's schemas then compile once.
  *

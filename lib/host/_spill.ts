@@ -1,6 +1,6 @@
-// Texts over T6's limits: the whole text saved to a private file, the model
+// Texts over the output limits: the whole text saved to a private file, the model
 // given the head, the size and the path. Applies to outputs and to error
-// messages alike (H4). The folder is the project's own, and runners may
+// messages alike. The folder is the project's own, and runners may
 // write there (not read or list it): before each save and at close a sweep
 // removes whatever is in it past its retention time, then the oldest until
 // the new text fits (DEFAULT_TMP_RETENTION_MS, DEFAULT_TMP_MAX_BYTES),
@@ -410,7 +410,7 @@ export class Spill {
   }
 
   /**
-   * `text` as the model reads it (T6): whole when within both limits, else
+   * `text` as the model reads it: whole when within both limits, else
    * cut and saved. With `cut`, `text` is a runner's cut of a longer text:
    * its file, if it was saved, is moved into place.
    */

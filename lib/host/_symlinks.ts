@@ -1,4 +1,4 @@
-// The symbolic links inside a project (H2): the runtimes check a path as it
+// The symbolic links inside a project: the runtimes check a path as it
 // is written and the system then follows the links in it, so a link that
 // is already there (git checks committed links out) could carry a runner
 // past its grants. Found here; what to deny is decided in _confinement.ts.

@@ -1,5 +1,5 @@
-// Importing a tool module where it runs and checking its default export
-// (T1, T8), with the reasons a person can act on (T7, T9).
+// Importing a tool module where it runs and checking its default export,
+// with the reasons a person can act on.
 
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
@@ -37,6 +37,23 @@ function missesBun(text: string): boolean {
     /Import "bun" not a dependency/.test(text) ||
     /Unsupported scheme "bun"/.test(text) ||
     missingPackage(text) === "bun";
+}
+
+/** What touched Bun, in words: the `bun:` module or the global, from the runtime's error. */
+function bunWhat(text: string): string {
+  const module = /["'](bun:[\w/.-]+)["']/.exec(text)?.[1] ??
+    /["'](bun)["']/.exec(text)?.[1];
+  if (module) return `the module imports "${module}"`;
+  if (/protocol 'bun:'/.test(text)) return "the module imports a bun: module";
+  return firstLine(text).replace(/\s*Supported schemes:.*$/, "");
+}
+
+/**
+ * Whether a specifier that did not resolve is a path alias rather than a
+ * package: `@/x`, `~/x`, `#x` (an npm scope has a name after its `@`).
+ */
+function isPathAlias(name: string): boolean {
+  return /^(?:@\/|~\/|#)/.test(name) || /^@[^/]*$/.test(name);
 }
 
 function firstLine(text: string): string {
@@ -125,14 +142,17 @@ function syntaxError(
 }
 
 /**
- * A thrown value as the text the model or the log reads, with T7's and
- * T9's rewording. The runtime's own advice (`deno install`, Deno's flags)
+ * A thrown value as the text the model or the log reads, reworded where an
+ * import failed (a package, a file, zod, a Bun API). The runtime's own advice (`deno install`, Deno's flags)
  * is left out: what to do is said once, for every runtime.
  */
 export function describeFailure(thrown: unknown): string {
   const text = thrownMessage(thrown);
-  if (missesBun(text)) return `${bunHint()} (${firstLine(text)})`;
+  if (missesBun(text)) return `${bunHint()} (${bunWhat(text)})`;
   const name = missingPackage(text);
+  if (name !== undefined && isPathAlias(name)) {
+    return `cannot resolve "${name}": it looks like a path alias (tsconfig.json "paths", deno.json "imports"), which tool modules do not read under every runtime: import the file by its relative path`;
+  }
   if (name !== undefined) {
     return `Cannot find package '${name}': install it with npm in the project (npm install ${name}), so that a node_modules folder beside or above the module holds it`;
   }
@@ -221,7 +241,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const SHAPE = "export default { description, parameters, execute }";
 
-/** Why `tool` is not a tool module's default export (T1), or `undefined`. */
+/** Why `tool` is not a tool module's default export, or `undefined`. */
 function shapeProblem(tool: unknown): string | undefined {
   if (!isPlainObject(tool)) {
     return `the default export is not a plain object: ${SHAPE}`;
@@ -267,7 +287,7 @@ function importUrl(url: string): Promise<Record<string, unknown>> {
   );
 }
 
-/** The module's tool, or the reason it is not one (T1, T8). */
+/** The module's tool, or the reason it is not one. */
 export async function importTool(
   url: string,
 ): Promise<{ tool: ToolModule } | { reason: string; at?: SourceAt }> {
@@ -304,7 +324,7 @@ export async function importTool(
   return { tool: tool as ToolModule };
 }
 
-/** The metadata the host lists, as plain JSON (T1). */
+/** The metadata the host lists, as plain JSON. */
 export function toolMetadata(
   tool: ToolModule,
 ): { description: string; parameters: Record<string, unknown> } | {

@@ -1,11 +1,10 @@
 // The calls of one tool for one set of granted secrets, run in a runner
-// process of their own (H1, H2). A runner that ends, or stops answering
+// process of their own. A runner that ends, or stops answering
 // after a call timed out or was aborted, is replaced; only the calls it was
 // running fail.
 
 import type { CallTicket } from "./_call_ticket.ts";
 import type { Deadline, Deadlines } from "./_deadlines.ts";
-import type { ContentBlock } from "./_content.ts";
 import type {
   CallMessage,
   CallResult,
@@ -16,27 +15,6 @@ import type {
   ToHost,
 } from "./_protocol.ts";
 import type { RunnerEvents, RunnerProcess } from "./_runner_process.ts";
-
-/** How a call ended in its runner. */
-export type RunnerOutcome =
-  | {
-    ok: true;
-    output: string;
-    object?: true;
-    content?: ContentBlock[];
-    structured?: Record<string, unknown>;
-    /** Set when `output` is the runner's cut of a longer text (T6). */
-    cut?: CutText;
-  }
-  | {
-    ok: false;
-    status: "error" | "timeout" | "aborted";
-    error: string;
-    /** Set when the module did not load in the runner, so `execute` never ran. */
-    notRun?: true;
-    /** Set when `error` is the runner's cut of a longer message (H4, T6). */
-    cut?: CutText;
-  };
 
 /** A progress report of a running call. */
 export interface Progress {
@@ -75,14 +53,14 @@ export interface ToolRunnerOptions {
   directory: string;
   /** How long a new runner may take to start and import its module. */
   startTimeoutMs: number;
-  /** Where the runner saves outputs over T6's limits itself; without it the host does. */
+  /** Where the runner saves outputs over the output limits itself; without it the host does. */
   output?: OutputFolder;
   /** Removes the file of a cut text whose call had already ended (aborted). */
   discard?(cut: CutText): void;
 }
 
 interface Pending {
-  resolve(outcome: RunnerOutcome): void;
+  resolve(outcome: CallResult): void;
   /** Armed when the call is sent: starting the runner is not the call's time. */
   deadline?: Deadline;
   timeoutMs: number;
@@ -168,8 +146,10 @@ export class ToolRunner {
 
   #receive(from: RunnerProcess, message: ToHost): void {
     if (from !== this.#process) return;
-    if (message.t === "result") this.#result(message);
-    else if (message.t === "loaded") {
+    if (message.t === "result") {
+      const { t: _, ...result } = message;
+      this.#result(result);
+    } else if (message.t === "loaded") {
       const { t: _, ...report } = message;
       this.#loaded = report;
       this.#report(report);
@@ -188,10 +168,9 @@ export class ToolRunner {
     }
   }
 
-  #result(result: { id: number } & CallResult): void {
-    if (this.#pending.has(result.id)) {
-      this.#settle(result.id, outcomeOf(result));
-    } else if (result.cut) this.#options.discard?.(result.cut);
+  #result({ id, ...result }: { id: number } & CallResult): void {
+    if (this.#pending.has(id)) this.#settle(id, result);
+    else if (result.cut) this.#options.discard?.(result.cut);
   }
 
   #exited(from: RunnerProcess, reason: string): void {
@@ -217,7 +196,7 @@ export class ToolRunner {
     );
   }
 
-  #settle(id: number, outcome: RunnerOutcome): void {
+  #settle(id: number, outcome: CallResult): void {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);
@@ -257,8 +236,8 @@ export class ToolRunner {
 
   /**
    * Starts the runner process ahead of any call, so that the first call
-   * finds its module imported; resolves to the module's load report (T1,
-   * T8), or why the process did not get that far.
+   * finds its module imported; resolves to the module's load report, or
+   * why the process did not get that far.
    */
   warm(): Promise<LoadReport> {
     return new Promise((resolve) => {
@@ -281,7 +260,7 @@ export class ToolRunner {
   }
 
   /** Runs one call; never rejects. */
-  async call(call: RunnerCall): Promise<RunnerOutcome> {
+  async call(call: RunnerCall): Promise<CallResult> {
     const name = this.#module.name;
     if (this.#closed) {
       return {
@@ -297,7 +276,7 @@ export class ToolRunner {
     }
     const runner = this.#process ?? this.#start();
     const id = this.#nextId++;
-    return new Promise<RunnerOutcome>((resolve) => {
+    return new Promise<CallResult>((resolve) => {
       this.#pending.set(id, {
         resolve,
         timeoutMs: call.timeoutMs,
@@ -328,7 +307,7 @@ export class ToolRunner {
     });
   }
 
-  /** Arms the timeout of a call as it is sent (T5, H1). */
+  /** Arms the timeout of a call as it is sent. */
   #arm(id: number, runner: RunnerProcess): void {
     const pending = this.#pending.get(id);
     if (!pending || pending.deadline) return;
@@ -342,7 +321,7 @@ export class ToolRunner {
           `tool "${name}" did not finish within ${ms} ms: the call was stopped`,
       });
       // A call past its timeout may spin, or have started processes that
-      // never end: its runner goes, with all it started (H1).
+      // never end: its runner goes, with all it started.
       this.#replace(
         runner,
         `the runner of tool "${name}" was stopped because one of its calls ran past its timeout`,
@@ -444,27 +423,10 @@ export class ToolRunner {
   }
 }
 
-function aborted(name: string): RunnerOutcome {
+function aborted(name: string): CallResult {
   return {
     ok: false,
     status: "aborted",
     error: `the call to tool "${name}" was aborted`,
   };
-}
-
-function outcomeOf(result: CallResult): RunnerOutcome {
-  if (!result.ok) {
-    if (result.notRun) {
-      return { ok: false, status: "error", error: result.error, notRun: true };
-    }
-    return result.cut
-      ? { ok: false, status: "error", error: result.error, cut: result.cut }
-      : { ok: false, status: "error", error: result.error };
-  }
-  const outcome: RunnerOutcome = { ok: true, output: result.output };
-  if (result.object) outcome.object = true;
-  if (result.content) outcome.content = result.content;
-  if (result.structured) outcome.structured = result.structured;
-  if (result.cut) outcome.cut = result.cut;
-  return outcome;
 }

@@ -1,11 +1,11 @@
-// T6's limits, and the head of a text over them with the notice naming
+// The output limits, and the head of a text over them with the notice naming
 // the file that holds it all. Pure. A text may be hundreds of megabytes:
 // nothing here copies it whole; it is read in chunks, and only its start
 // is encoded to find the head.
 
-/** T6: outputs longer than this many bytes (UTF-8) are cut. */
+/** Outputs longer than this many bytes (UTF-8) are cut. */
 export const MAX_OUTPUT_BYTES = 51_200;
-/** T6: outputs with more lines than this are cut. */
+/** Outputs with more lines than this are cut. */
 export const MAX_OUTPUT_LINES = 2_000;
 
 /** How many UTF-16 units of a text are encoded at a time. */
@@ -60,7 +60,7 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** A text's size, as T6 counts it. */
+/** A text's size, as the output limits count it. */
 export interface TextSize {
   /** Its length in UTF-8 bytes. */
   bytes: number;
@@ -68,7 +68,7 @@ export interface TextSize {
   lines: number;
 }
 
-/** The size of `text` when it is over either T6 limit; `undefined` when it is within both. */
+/** The size of `text` when it is over either output limit; `undefined` when it is within both. */
 export function overLimits(text: string): TextSize | undefined {
   // UTF-8 takes at most 3 bytes per UTF-16 unit, and a text has at most
   // one line per unit: short texts skip the byte count.
@@ -115,7 +115,7 @@ export function headBytes(
 /** Where the whole of a cut text is: a file, or nowhere when it was over the cap on saved texts. */
 export type SavedAt = { path: string } | { notSaved: number };
 
-/** The line a cut output ends with (T6), naming the file that holds it all. */
+/** The line a cut output ends with, naming the file that holds it all. */
 export function truncationNotice(
   shownLines: number,
   totalLines: number,
@@ -130,7 +130,7 @@ export function truncationNotice(
 }
 
 /**
- * What the model reads for an output over a T6 limit: the head, then (on a
+ * What the model reads for an output over an output limit: the head, then (on a
  * line of its own) the {@linkcode truncationNotice}; the whole stays within
  * both limits. `size` is the text's size when already measured.
  */

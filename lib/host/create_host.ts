@@ -1,11 +1,11 @@
 /**
- * The tool host: loads a project's tools (T1, T8, D1), lists what each agent
- * sees (D4, A2), runs calls (T2–T6, D2, D6) in runner processes it can stop
- * (H1) and confine (H2), bounds them (H3), and reloads in place (D5). The
+ * The tool host: loads a project's tools, lists what each agent
+ * sees, runs calls in runner processes it can stop
+ * and confine, bounds them, and reloads in place. The
  * HTTP daemon, MCP and the CLI are thin layers over it.
  *
  * @example Call a tool of the project in the current folder
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
  * import { createHost } from "@beeuni/tools";
  *
  * await using host = await createHost({ directory: Deno.cwd() });
@@ -21,78 +21,37 @@
  * @module
  */
 
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { errorMessage, escapeControl } from "../common/mod.ts";
 import { builtinToolUrl, type Diagnostic } from "../manifest/mod.ts";
 import { isolatedLoader, loadProject } from "../project/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
-import { CallTicket } from "./_call_ticket.ts";
-import { cutContent } from "./_content.ts";
-import { Deadlines } from "./_deadlines.ts";
-import { Generation, type LoadedTool } from "./_generation.ts";
-import { loadModules } from "./_loader.ts";
+import { Calls } from "./_calls.ts";
+import { Deadlines, timeoutOf } from "./_deadlines.ts";
+import { HostEvents } from "./_events.ts";
+import { Generation } from "./_generation.ts";
 import { Launcher, type RunnerProgram, runnerProgram } from "./_launcher.ts";
-import type { LoadReport, ModuleRef, OutputFolder } from "./_protocol.ts";
+import { ModuleLoading } from "./_loading.ts";
+import type { ModuleRef, OutputFolder } from "./_protocol.ts";
 import { reloadScope } from "./_reload_scope.ts";
 import { runnerEntry, toolkitPaths } from "./_runner_entry.ts";
 import { type RunnerFolder, runnerFolder } from "./_runner_folder.ts";
 import { RunnerPool } from "./_runner_pool.ts";
-import type { RunnerEvents, RunnerProcess } from "./_runner_process.ts";
+import { SpareRunner } from "./_spare_runner.ts";
 import { Spill } from "./_spill.ts";
-import type { RunnerOutcome } from "./_tool_runner.ts";
 import type {
-  CallOutcome,
-  CallRequest,
   Host,
   HostedTool,
-  HostEvent,
   HostOptions,
   LoadError,
   ReloadOptions,
   ReloadResult,
 } from "./types.ts";
 
-/**
- * Gives `outcome` a `structured` field that parses the JSON `text` when it
- * is first read: most callers never read it.
- */
-function lazyStructured(
-  outcome: Extract<CallOutcome, { ok: true }>,
-  text: string,
-): void {
-  Object.defineProperty(outcome, "structured", {
-    enumerable: true,
-    configurable: true,
-    get(): Record<string, unknown> {
-      const value = JSON.parse(text);
-      Object.defineProperty(outcome, "structured", {
-        value,
-        enumerable: true,
-        configurable: true,
-        writable: true,
-      });
-      return value;
-    },
-  });
-}
-
-/** How a load report of a syntax error starts (see _tool_module.ts). */
-const SYNTAX_ERROR = "the module has a syntax error: ";
-
-/** The runner key part of agents granted no secret. */
-const NO_GRANT = "";
-
 /** The default per-call timeout (5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
-
-/** A usable timer length: positive, finite and within what timers accept. */
-function timeoutOf(requested: number | undefined, fallback: number): number {
-  const value = requested ?? fallback;
-  if (!Number.isFinite(value) || value <= 0) return fallback;
-  return Math.min(value, 2_147_483_647);
-}
 
 function baseEnv(options: HostOptions): Record<string, string> {
   const env: Record<string, string> = {};
@@ -133,7 +92,7 @@ function describeLoadErrors(errors: LoadError[]): string[] {
 }
 
 /**
- * The folder of saved outputs as runners write into it (T6), made now so
+ * The folder of saved outputs as runners write into it, made now so
  * that runners may be allowed to write there; `undefined` when it cannot
  * be made now: the host then cuts and saves what runners send whole.
  */
@@ -161,8 +120,8 @@ async function runnerRuntime(options: HostOptions): Promise<RunnerProgram> {
 /** How runner processes start for this host: the runtime, its flags and the paths tools may touch. */
 async function launcher(
   options: HostOptions,
-  tmpRoot: string,
-  outputDir?: string,
+  paths: { tmpRoot: string; outputDir?: string },
+  log: (line: string) => void,
 ): Promise<Launcher> {
   return new Launcher({
     ...await runnerRuntime(options),
@@ -172,24 +131,30 @@ async function launcher(
     allowRun: options.allowRun ?? false,
     allowRemoteListen: options.allowRemoteListen ?? false,
     builtinDir: dirname(fileURLToPath(builtinToolUrl("memory"))),
-    tmpRoot,
-    outputDir,
+    tmpRoot: paths.tmpRoot,
+    outputDir: paths.outputDir,
     allowRead: options.allowRead,
     allowWrite: options.allowWrite,
     denyRead: options.denyRead,
     denyWrite: [...toolkitPaths(), ...(options.denyWrite ?? [])],
     env: () => baseEnv(options),
+    log,
   });
 }
 
 /**
  * Creates a host for the project at `options.directory`: reads its
  * manifest, imports every tool module once in a loader process to check it
- * (T1, T8) and logs the ones that did not load. Each tool's calls then run
- * in a runner process of its own, started on its first call.
+ * and logs the ones that did not load. Each tool's calls then run in a
+ * runner process of its own, started on its first call. Problems inside
+ * the manifest are logged and the tools that resolve are served; a tool
+ * that does not load is listed by `host.loadErrors()`, not thrown.
  *
- * Rejects only when there is no manifest to read; problems inside the
- * manifest are logged and the tools that resolve are served.
+ * @returns The host, once every module has loaded (at once with
+ * `waitForLoad: false`). Close it with `close()` or `await using`.
+ * @throws {ManifestNotFoundError} When there is no manifest to read.
+ * @throws {Error} When `options.directory` is not an absolute path, or
+ * `options.runner` names no runtime that can run tools.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   if (!isAbsolute(options.directory)) {
@@ -213,7 +178,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
   ]);
   let start: Launcher;
   try {
-    start = await launcher(options, runnerTmp.path, output?.dir);
+    start = await launcher(
+      options,
+      { tmpRoot: runnerTmp.path, outputDir: output?.dir },
+      log,
+    );
   } catch (error) {
     await runnerTmp.remove();
     throw error;
@@ -240,9 +209,10 @@ class HostState {
   readonly #pool: RunnerPool;
   readonly #deadlines = new Deadlines();
   readonly #spill: Spill;
-  readonly #sessions = new Map<string, Set<CallTicket>>();
-  readonly #listeners = new Set<(event: HostEvent) => void>();
-  readonly #timeout: number;
+  readonly #events: HostEvents;
+  readonly #spare: SpareRunner;
+  readonly #loader: ModuleLoading;
+  readonly #calls: Calls;
   readonly #stopLoading = new AbortController();
   /** Reads a changed manifest off this thread (see `#read`). */
   readonly #reader = isolatedLoader();
@@ -251,23 +221,8 @@ class HostState {
   readonly #serving = new Set<Generation>();
   #loading!: Promise<void>;
   #generations = 0;
-  #calls = 0;
-  #total = 0;
   #closed = false;
   #reloading?: Promise<ReloadResult>;
-  /**
-   * A runner process started with the host, so that the first call does
-   * not wait for one to start. Only one: kept while it may serve a first
-   * call, it is not replaced once taken, so idle hosts hold no extra
-   * process.
-   */
-  #spare?: RunnerProcess;
-  /** The confinement the spare was started with (see {@linkcode Launcher.version}). */
-  #spareVersion = -1;
-  #spareIdle?: ReturnType<typeof setTimeout>;
-  #compile?: Promise<
-    (schema: Record<string, unknown>) => LoadedTool["validate"]
-  >;
 
   constructor(
     options: HostOptions,
@@ -281,13 +236,14 @@ class HostState {
     this.#launcher = launcher;
     this.#runnerTmp = runnerTmp;
     this.#spill = saved.spill;
-    this.#timeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.#events = new HostEvents(log);
+    this.#spare = new SpareRunner(launcher, log, options.idleMs ?? 60_000);
     this.#pool = new RunnerPool({
       maxRunners: options.maxRunners ?? 8,
       memoryMb: options.runnerMemoryMb ?? 512,
       idleMs: options.idleMs ?? 60_000,
     }, {
-      start: (grant, events) => this.#takeRunner(grant, events),
+      start: (grant, events) => this.#spare.take(grant, events),
       deadlines: this.#deadlines,
       log,
       heapMb: options.heapMb ?? 256,
@@ -296,83 +252,41 @@ class HostState {
       output: saved.output,
       discard: (cut) => void this.#spill.discard(cut),
     });
-  }
-
-  /**
-   * Starts the spare runner process, unless there is one. A spare not
-   * taken within the runners' idle time stops like an idle runner.
-   */
-  #fillSpare(): void {
-    if (this.#closed || this.#spare) return;
-    this.#spareVersion = this.#launcher.version;
-    const spare = this.#launcher.start(NO_GRANT, {
-      message: () => {},
-      exit: () => {
-        if (this.#spare === spare) this.#spare = undefined;
-      },
-      log: (line) => this.#log(`[tools] spare runner: ${line}`),
+    this.#loader = new ModuleLoading({
+      directory: options.directory,
+      validateArgs: options.validateArgs ?? false,
+      loadTimeoutMs: timeoutOf(options.loadTimeoutMs, 10_000),
+      launcher,
+      spare: this.#spare,
+      log,
+      signal: this.#stopLoading.signal,
     });
-    this.#spare = spare;
-    clearTimeout(this.#spareIdle);
-    this.#spareIdle = setTimeout(() => {
-      if (this.#spare !== spare) return;
-      this.#spare = undefined;
-      spare.kill();
-    }, this.#options.idleMs ?? 60_000);
-  }
-
-  /**
-   * A runner process for a tool and the agents granted `grant`: the spare
-   * when it fits (no secrets, started with the confinement now in force),
-   * else a new one.
-   */
-  #takeRunner(grant: string, events: RunnerEvents): RunnerProcess {
-    const spare = this.#spare;
-    if (
-      grant !== NO_GRANT || !spare || spare.exited ||
-      this.#spareVersion !== this.#launcher.version
-    ) {
-      return this.#launcher.start(grant, events);
-    }
-    this.#spare = undefined;
-    clearTimeout(this.#spareIdle);
-    spare.rebind(events);
-    return spare;
+    this.#calls = new Calls({
+      current: () => this.#current,
+      closed: () => this.#closed,
+      pool: this.#pool,
+      spill: this.#spill,
+      events: this.#events,
+      log,
+      timeoutMs: timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS),
+      validateArgs: options.validateArgs ?? false,
+      harness: options.harness ?? "experimental",
+      secrets: options.secrets,
+    });
   }
 
   /**
    * Confines the runners started from now on by what governs
-   * `generations`' tools; one look at a time, in the order asked. Resolves
-   * to whether the look found something runners started before do not
-   * deny.
+   * `generations`' tools; resolves to whether runners started before must
+   * go.
    */
   #confine(...generations: Generation[]): Promise<boolean> {
-    const look = async () => {
-      let note: string | undefined;
-      let widened = true;
-      try {
-        ({ note, widened } = await this.#launcher.refresh({
-          manifestFiles: generations.flatMap((g) => g.manifestFiles()),
-          modules: generations.flatMap((g) => g.projectModules()),
-          imports: generations.flatMap((g) => g.sources() ?? []),
-        }));
-      } catch (error) {
-        note = `cannot look at what governs the tools: ${errorMessage(error)}`;
-      }
-      if (note !== undefined && note !== this.#confineNote) {
-        this.#log(`[tools] ${note}`);
-      }
-      this.#confineNote = note;
-      return widened;
-    };
-    const next = this.#confining.then(look, look);
-    this.#confining = next;
-    return next;
+    return this.#launcher.confine({
+      manifestFiles: generations.flatMap((g) => g.manifestFiles()),
+      modules: generations.flatMap((g) => g.projectModules()),
+      imports: generations.flatMap((g) => g.sources() ?? []),
+    });
   }
-
-  #confining: Promise<boolean> = Promise.resolve(false);
-
-  #confineNote?: string;
 
   /** Reads the project and starts loading it; waits for the load unless told not to. */
   async begin(): Promise<void> {
@@ -381,9 +295,9 @@ class HostState {
     this.#serving.add(generation);
     // Runners are confined by what governs the tools: known from here on.
     await this.#confine(generation);
-    this.#fillSpare();
+    this.#spare.fill();
     this.#logManifestErrors(generation.diagnostics);
-    this.#loading = this.#load(generation).then(() => {
+    this.#loading = this.#loader.load(generation).then(() => {
       for (const line of describeLoadErrors(generation.loadErrors())) {
         this.#log(line);
       }
@@ -419,318 +333,6 @@ class HostState {
     }
   }
 
-  /**
-   * `report` with the file and position of its syntax error, where the
-   * runner's runtime gave none (Node.js, for a JavaScript module).
-   */
-  async #located(
-    generation: Generation,
-    report: Extract<LoadReport, { ok: false }>,
-  ): Promise<LoadReport> {
-    const url = generation.modules.get(report.name)?.url;
-    if (
-      report.at || this.#launcher.runtime !== "node" ||
-      !report.reason.startsWith(SYNTAX_ERROR) || !url?.startsWith("file:")
-    ) return report;
-    const { locateSyntaxError } = await import("./_syntax_position.ts");
-    const at = await locateSyntaxError(
-      fileURLToPath(url),
-      this.#launcher.execPath,
-    );
-    if (!at) return report;
-    const shown = relative(this.#options.directory, at.file);
-    return {
-      ...report,
-      reason: `${report.reason} (${shown}:${at.line}:${at.col})`,
-      at,
-    };
-  }
-
-  /** Checks a reported schema with Ajv (T1, T8; T2 keeps the validator). */
-  async #accept(generation: Generation, report: LoadReport): Promise<void> {
-    if (!report.ok) {
-      generation.record(await this.#located(generation, report));
-      return;
-    }
-    const resolved = generation.toolSet.tools.find((t) =>
-      t.name === report.name
-    )!;
-    this.#compile ??= import("./_schema.ts").then((m) => m.schemaCompiler());
-    let validate: LoadedTool["validate"];
-    try {
-      const compiled = (await this.#compile)(report.parameters);
-      if (this.#options.validateArgs) validate = compiled;
-    } catch (error) {
-      generation.record({
-        name: report.name,
-        ok: false,
-        reason: `parameters is not a valid JSON Schema: ${errorMessage(error)}`,
-      });
-      return;
-    }
-    generation.record(report, {
-      name: report.name,
-      description: report.description,
-      parameters: report.parameters,
-      kind: resolved.kind,
-      source: resolved.source,
-      validate,
-    });
-  }
-
-  /**
-   * Imports `modules` (default: all of `generation`'s) in a loader process
-   * and records their reports; on reload the loader may be the spare
-   * runner process.
-   */
-  async #load(
-    generation: Generation,
-    modules: ModuleRef[] = [...generation.modules.values()],
-    spare = false,
-  ): Promise<void> {
-    const accepted: Promise<void>[] = [];
-    await loadModules(modules, {
-      start: (events) =>
-        spare
-          ? this.#takeRunner(NO_GRANT, events)
-          : this.#launcher.start(NO_GRANT, events),
-      timeoutMs: timeoutOf(this.#options.loadTimeoutMs, 10_000),
-      log: this.#log,
-      signal: this.#stopLoading.signal,
-      onReport: (report) => accepted.push(this.#accept(generation, report)),
-    });
-    await Promise.all(accepted);
-  }
-
-  #emit(event: HostEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        // A listener's failure is its own: logged, and the others still hear.
-        this.#log(`[tools] an event listener failed: ${errorMessage(error)}`);
-      }
-    }
-  }
-
-  /** The secrets `agent` is granted, read afresh (D6), and the runner key part for them. */
-  #secrets(
-    generation: Generation,
-    agent: string,
-  ): { key: string; secrets?: Record<string, string> } {
-    const grant = generation.grant(agent);
-    if (grant === undefined || !this.#options.secrets) return { key: NO_GRANT };
-    const all = this.#options.secrets();
-    if (grant === "*") return { key: "*", secrets: { ...all } };
-    const secrets: Record<string, string> = {};
-    for (const name of grant) {
-      if (typeof all[name] === "string") secrets[name] = all[name];
-    }
-    return { key: grant.join(","), secrets };
-  }
-
-  async #shape(name: string, raw: RunnerOutcome): Promise<CallOutcome> {
-    if (!raw.ok) {
-      const cut = await this.#spill.shape(`${name}-error`, raw.error, raw.cut);
-      const { notRun: _, cut: __, ...failure } = raw;
-      return cut.truncated
-        ? {
-          ...failure,
-          error: cut.text,
-          truncated: true,
-          size: cut.size,
-          ...(cut.path === undefined ? {} : { path: cut.path }),
-        }
-        : failure;
-    }
-    // A runner that cut a long output itself says so in raw.cut.
-    const cut = await this.#spill.shape(name, raw.output, raw.cut);
-    const outcome: Extract<CallOutcome, { ok: true }> = {
-      ok: true,
-      output: cut.text,
-    };
-    if (cut.truncated) {
-      outcome.truncated = true;
-      outcome.size = cut.size;
-      if (cut.path !== undefined) outcome.path = cut.path;
-    }
-    if (raw.content) {
-      outcome.content = cut.truncated
-        ? cutContent(raw.content, cut.text)
-        : raw.content;
-    }
-    if (cut.truncated) return outcome;
-    if (raw.structured) outcome.structured = raw.structured;
-    else if (raw.object) lazyStructured(outcome, raw.output);
-    return outcome;
-  }
-
-  async #checkArgs(
-    generation: Generation,
-    request: CallRequest,
-  ): Promise<CallOutcome | undefined> {
-    if (!this.#options.validateArgs) return undefined;
-    await generation.whenSettled(request.name);
-    const tool = generation.tools.get(request.name);
-    if (!tool?.validate || tool.validate(request.args)) return undefined;
-    const { argumentErrors } = await import("./_schema.ts");
-    return {
-      ok: false,
-      status: "error",
-      error: `invalid arguments for tool "${tool.name}": ${
-        argumentErrors(tool.validate.errors)
-      }`,
-    };
-  }
-
-  /** Why `request` may not run on `generation`, or `undefined` when it may. */
-  #refusal(
-    generation: Generation,
-    request: CallRequest,
-  ): CallOutcome | undefined {
-    const name = request.name;
-    if (!generation.modules.has(name) || generation.failed.has(name)) {
-      const loadError = generation.failed.get(name)?.reason;
-      return {
-        ok: false,
-        status: "not_found",
-        error: `Tool ${name} not found`,
-        ...(loadError === undefined ? {} : { loadError }),
-      };
-    }
-    const harness = this.#options.harness ?? "experimental";
-    if (
-      !generation.visible(name, request.agent, request.parentAgent, harness)
-    ) {
-      return {
-        ok: false,
-        status: "forbidden",
-        error: `agent "${request.agent}" may not use tool "${name}"${
-          request.parentAgent === undefined
-            ? ""
-            : ` (started by agent "${request.parentAgent}")`
-        }: it is not in the agent's tools`,
-      };
-    }
-    return undefined;
-  }
-
-  async #run(request: CallRequest): Promise<CallOutcome> {
-    const generation = this.#current;
-    // Counted in at once, so the generation cannot be judged drained (and
-    // its runners stopped) while the call's arguments are checked.
-    generation.enter();
-    try {
-      const refused = this.#refusal(generation, request) ??
-        await this.#checkArgs(generation, request);
-      return refused ?? await this.#runOn(generation, request);
-    } finally {
-      generation.leave();
-    }
-  }
-
-  async #runOn(
-    generation: Generation,
-    request: CallRequest,
-  ): Promise<CallOutcome> {
-    const ticket = new CallTicket();
-    const outer = request.signal;
-    const onAbort = () => ticket.abort();
-    if (outer?.aborted) ticket.aborted = true;
-    else outer?.addEventListener("abort", onAbort, { once: true });
-    let session = this.#sessions.get(request.sessionId);
-    if (!session) this.#sessions.set(request.sessionId, session = new Set());
-    session.add(ticket);
-    this.#total++;
-    try {
-      const { key, secrets } = this.#secrets(generation, request.agent);
-      const runnerKey = generation.runnerPrefix(request.name) + key;
-      const module = generation.modules.get(request.name)!;
-      const attempt = () =>
-        this.#pool.runner(runnerKey, module, key).call({
-          args: request.args,
-          sessionId: request.sessionId,
-          agent: request.agent,
-          secrets,
-          timeoutMs: timeoutOf(request.timeoutMs, this.#timeout),
-          ticket,
-          onProgress: request.onProgress,
-        });
-      let raw = await attempt();
-      if (!raw.ok && raw.notRun && generation.tools.has(request.name)) {
-        // The call never ran: the loader loaded this module but its runner
-        // did not (the file changed in between, as when an editor writes it
-        // in place), or the runner went before the call reached it. It runs
-        // once more, on a runner that reads the file anew.
-        this.#log(
-          `[tools] ${request.name}: its module did not load in its runner (${raw.error}); retrying on a new runner`,
-        );
-        this.#pool.runner(runnerKey, module, key).stop("the module changed");
-        raw = await attempt();
-      }
-      return await this.#shape(request.name, raw);
-    } finally {
-      outer?.removeEventListener("abort", onAbort);
-      session.delete(ticket);
-      if (session.size === 0) this.#sessions.delete(request.sessionId);
-      this.#total--;
-    }
-  }
-
-  async call(request: CallRequest): Promise<CallOutcome> {
-    const started = performance.now();
-    const id = String(++this.#calls);
-    const watched = this.#listeners.size > 0;
-    if (watched) {
-      this.#emit({
-        type: "call-start",
-        id,
-        name: request.name,
-        agent: request.agent,
-        sessionId: request.sessionId,
-        args: request.args,
-        startedAt: Date.now(),
-      });
-    }
-    let outcome: CallOutcome;
-    if (this.#closed) {
-      outcome = {
-        ok: false,
-        status: "error",
-        error: "the tool host is closed",
-      };
-    } else {
-      try {
-        outcome = await this.#run(request);
-      } catch (error) {
-        outcome = {
-          ok: false,
-          status: "error",
-          error: `the tool host failed to run the call: ${errorMessage(error)}`,
-        };
-      }
-    }
-    const ms = Math.round(performance.now() - started);
-    const result = outcome.ok
-      ? (outcome.truncated ? "ok (truncated)" : "ok")
-      : outcome.status;
-    this.#log(
-      `[tools] call ${request.name} agent=${request.agent} session=${request.sessionId} ${ms}ms ${result}`,
-    );
-    if (watched) {
-      this.#emit({
-        type: "call-end",
-        id,
-        name: request.name,
-        agent: request.agent,
-        sessionId: request.sessionId,
-        durationMs: ms,
-        outcome,
-      });
-    }
-    return outcome;
-  }
-
   async #reload(options: ReloadOptions): Promise<ReloadResult> {
     if (options.changed) {
       // The first load must have reported: a reload of some modules keeps
@@ -760,7 +362,7 @@ class HostState {
       }
       // Both tool sets serve until the swap: runners deny what governs either.
       await this.#confine(this.#current, next);
-      await this.#load(next, undefined, true);
+      await this.#loader.load(next, undefined, true);
     } catch (error) {
       const message = errorMessage(error);
       if (this.#options.logManifest !== false) {
@@ -789,7 +391,7 @@ class HostState {
 
   /**
    * Imports the modules of the tools `names` anew, for the manifest now
-   * served; every other tool keeps its runners (P6).
+   * served; every other tool keeps its runners.
    */
   async #reloadModules(
     next: Generation,
@@ -797,7 +399,7 @@ class HostState {
   ): Promise<ReloadResult> {
     const modules = [...names].map((name) => next.modules.get(name)!);
     if (modules.length <= WARM_MAX) await this.#warm(next, modules);
-    else await this.#load(next, modules, true);
+    else await this.#loader.load(next, modules, true);
     if (this.#closed) {
       return notTaken(next);
     }
@@ -835,7 +437,7 @@ class HostState {
         this.#pool.closeWhere((candidate) => candidate === key);
         report = await this.#pool.runner(key, module, grant).warm();
       }
-      await this.#accept(generation, report);
+      await this.#loader.accept(generation, report);
       if (!generation.tools.has(module.name)) {
         this.#pool.closeWhere((candidate) => candidate === key);
       }
@@ -854,7 +456,7 @@ class HostState {
     this.#current = next;
     this.#serving.add(next);
     // Announced as the new tools take over, not once old calls drain.
-    this.#emit({ type: "reload", ok: true, changed });
+    this.#events.emit({ type: "reload", ok: true, changed });
     void old.drained().then(() => {
       this.#serving.delete(old);
       this.#closeStale();
@@ -882,7 +484,7 @@ class HostState {
       .then(
         (result) => {
           if (!result.ok) {
-            this.#emit({ type: "reload", ok: false, changed: false });
+            this.#events.emit({ type: "reload", ok: false, changed: false });
           }
           return result;
         },
@@ -905,20 +507,10 @@ class HostState {
       }));
   }
 
-  stopSession(sessionId: string): number {
-    const session = this.#sessions.get(sessionId);
-    if (!session) return 0;
-    const count = session.size;
-    for (const ticket of [...session]) ticket.abort();
-    return count;
-  }
-
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#spareIdle);
-    this.#spare?.kill();
-    this.#spare = undefined;
+    this.#spare.close();
     this.#stopLoading.abort();
     // A reload still reading the manifest ends now rather than at its end.
     await this.#reader.close();
@@ -938,16 +530,13 @@ class HostState {
       manifest: () => this.#current.manifest,
       list: (agent, parentAgent) => this.list(agent, parentAgent),
       ready: () => this.#loading,
-      call: (request) => this.call(request),
-      stopSession: (sessionId) => this.stopSession(sessionId),
-      running: () => this.#total,
+      call: (request) => this.#calls.call(request),
+      stopSession: (sessionId) => this.#calls.stopSession(sessionId),
+      running: () => this.#calls.running,
       reload: (options) => this.reload(options),
-      prepare: () => this.#fillSpare(),
+      prepare: () => this.#spare.fill(),
       sources: () => this.#current.sources() ?? this.#current.projectModules(),
-      subscribe: (listener) => {
-        this.#listeners.add(listener);
-        return () => void this.#listeners.delete(listener);
-      },
+      subscribe: (listener) => this.#events.add(listener),
       close: () => this.close(),
       [Symbol.asyncDispose]: () => this.close(),
     };

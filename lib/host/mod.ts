@@ -1,15 +1,18 @@
 /**
- * The host stage: loads a project's tools (T1, T8, D1), lists what each
- * agent sees (D4, A2), runs calls (T2-T6, D2, D6) in runner processes it
- * can stop, confine and bound (H1-H4), and reloads in place (D5).
+ * The host stage: loads a project's tools, lists what each
+ * agent sees, runs calls in runner processes it
+ * can stop, confine and bound, and reloads in place.
  *
  * @module
  */
 
 export { defineTool, type Tool, type ToolContext } from "./tool.ts";
 export {
+  type CallFailure,
   type CallOutcome,
   type CallRequest,
+  type CallStatus,
+  type CallSuccess,
   type ContentBlock,
   type EmbeddedResource,
   type Host,

@@ -1,6 +1,6 @@
 /**
- * What a tool module is (T1): the shape of its default export, and what its
- * `execute` receives (T5). Types only, plus {@linkcode defineTool}, which
+ * What a tool module is: the shape of its default export, and what its
+ * `execute` receives. Types only, plus {@linkcode defineTool}, which
  * returns its argument and exists to give it these types.
  *
  * @example A project tool, typed
@@ -23,7 +23,7 @@
  * @module
  */
 
-/** What `execute` receives besides its arguments (T5). */
+/** What `execute` receives besides its arguments. */
 export interface ToolContext {
   /** The session the call belongs to. */
   sessionId: string;
@@ -44,10 +44,10 @@ export interface ToolContext {
 }
 
 /**
- * A tool module's default export (T1): a plain object with a description,
+ * A tool module's default export: a plain object with a description,
  * the JSON Schema of its arguments (handed to the model as is) and
- * `execute`, which returns a string or any JSON value (T3) and throws an
- * error that says what to change (T4). `Args` is the module's own type of
+ * `execute`, which returns a string or any JSON value and throws an
+ * error that says what to change. `Args` is the module's own type of
  * its arguments (any, unless given).
  */
 // deno-lint-ignore no-explicit-any -- any argument type of the module's own fits
@@ -62,6 +62,8 @@ export interface Tool<Args = any> {
 
 /**
  * Returns `tool` as it is: a typed way to write a module's default export.
+ *
+ * @returns `tool`, unchanged.
  *
  * @example
  * ```ts

@@ -17,9 +17,9 @@ import type {
 export interface HostOptions {
   /** The project root, absolute. */
   directory: string;
-  /** The root manifest's path; found from `directory` upwards when omitted (M1). */
+  /** The root manifest's path; found from `directory` upwards when omitted. */
   manifest?: string;
-  /** Validate arguments against each tool's `parameters` with Ajv (T2); off by default. */
+  /** Validate arguments against each tool's `parameters` with Ajv; off by default. */
   validateArgs?: boolean;
   /** Per-call timeout in milliseconds when a call gives none; default 300 000 (5 minutes). */
   timeoutMs?: number;
@@ -65,10 +65,10 @@ export interface HostOptions {
   waitForLoad?: boolean;
   /** The base environment of `context.env`; default: the process environment as it is when the host starts or reloads. */
   env?: Record<string, string>;
-  /** The project's secrets by name, read afresh for every call (D6). */
+  /** The project's secrets by name, read afresh for every call. */
   secrets?: () => Record<string, string>;
   /**
-   * Where full outputs of cut calls go (T6); default: the project's own
+   * Where full outputs of cut calls go; default: the project's own
    * folder `beeuni-tools-<uid>/<key>` under the system's temporary folder
    * (`<key>`: 16 hex digits of the SHA-256 of the project root's real
    * path; both levels mode 0700), shared by the project's hosts and by no
@@ -95,11 +95,11 @@ export interface HostOptions {
   logManifest?: boolean;
   /** Where log lines go; default `console.error`. */
   log?: (line: string) => void;
-  /** The harness whose visibility rules apply (A4, A6); default `experimental`. */
+  /** The harness whose visibility rules apply; default `experimental`. */
   harness?: Harness;
 }
 
-/** A tool that did not load (T8). */
+/** A tool that did not load. */
 export interface LoadError {
   /** The tool's name. */
   name: string;
@@ -143,9 +143,9 @@ export interface CallRequest {
   sessionId: string;
   /** The calling agent (`context.agent`). */
   agent: string;
-  /** The session agent that started `agent` as a subagent (A4). */
+  /** The session agent that started `agent` as a subagent. */
   parentAgent?: string;
-  /** Aborts the call: `context.signal` fires and the call ends as `aborted` (T5). */
+  /** Aborts the call: `context.signal` fires and the call ends as `aborted`. */
   signal?: AbortSignal;
   /** This call's timeout in milliseconds; default {@linkcode HostOptions.timeoutMs}. */
   timeoutMs?: number;
@@ -156,37 +156,52 @@ export interface CallRequest {
 export type { ContentBlock, EmbeddedResource } from "./_content.ts";
 import type { ContentBlock } from "./_content.ts";
 
-/** How a call ended. */
-export type CallOutcome =
-  | {
-    ok: true;
-    /** What the model reads (T3, T6). */
-    output: string;
-    /** Whether `output` is the head of a longer text (T6). */
-    truncated?: boolean;
-    /** The full size in bytes, when truncated. */
-    size?: number;
-    /** The file holding the full text, when truncated. */
-    path?: string;
-    /** The blocks of a `{ content: [...] }` result (text, images, audio, resources), the text cut as `output` is. */
-    content?: ContentBlock[];
-    /** The returned value when it was a plain JSON object, or the `structuredContent` returned beside blocks; absent when the output was cut. */
-    structured?: Record<string, unknown>;
-  }
-  | {
-    ok: false;
-    status: "not_found" | "forbidden" | "error" | "timeout" | "aborted";
-    /** What the model reads. */
-    error: string;
-    /** Whether `error` is the head of a longer message (T6, H4). */
-    truncated?: boolean;
-    /** The full message's size in bytes, when truncated. */
-    size?: number;
-    /** The file holding the full message, when truncated. */
-    path?: string;
-    /** For `not_found`, when the tool is declared but did not load: why (T8). */
-    loadError?: string;
-  };
+/** How a call that failed failed. */
+export type CallStatus =
+  | "not_found"
+  | "forbidden"
+  | "error"
+  | "timeout"
+  | "aborted";
+
+/** A call that answered: what the model reads, and what else a caller may use. */
+export interface CallSuccess {
+  /** Always `true`: the tool answered. */
+  ok: true;
+  /** What the model reads. */
+  output: string;
+  /** Whether `output` is the head of a longer text. */
+  truncated?: boolean;
+  /** The full size in bytes, when truncated. */
+  size?: number;
+  /** The file holding the full text, when truncated. */
+  path?: string;
+  /** The blocks of a `{ content: [...] }` result (text, images, audio, resources), the text cut as `output` is. */
+  content?: ContentBlock[];
+  /** The returned value when it was a plain JSON object, or the `structuredContent` returned beside blocks; absent when the output was cut. */
+  structured?: Record<string, unknown>;
+}
+
+/** A call that failed: how, and the message the model reads. */
+export interface CallFailure {
+  /** Always `false`: the call did not answer. */
+  ok: false;
+  /** How it failed. */
+  status: CallStatus;
+  /** What the model reads. */
+  error: string;
+  /** Whether `error` is the head of a longer message. */
+  truncated?: boolean;
+  /** The full message's size in bytes, when truncated. */
+  size?: number;
+  /** The file holding the full message, when truncated. */
+  path?: string;
+  /** For `not_found`, when the tool is declared but did not load: why. */
+  loadError?: string;
+}
+
+/** How a call ended: {@linkcode Host.call} never rejects. */
+export type CallOutcome = CallSuccess | CallFailure;
 
 /** What {@linkcode Host.reload} is told about the change. */
 export interface ReloadOptions {
@@ -247,7 +262,7 @@ export type HostEvent =
 export interface Host {
   /** The project root. */
   readonly directory: string;
-  /** The tools that did not load, each with its reason (T8). */
+  /** The tools that did not load, each with its reason. */
   loadErrors(): LoadError[];
   /** The session's tool set as resolved from the manifest. */
   toolSet(): ToolSet;
@@ -255,7 +270,7 @@ export interface Host {
   diagnostics(): Diagnostic[];
   /** The manifest now served, as parsed (its agents, imports and positions). */
   manifest(): Manifest;
-  /** The loaded tools `agent` sees, started by `parentAgent` when given (D4, A2, A4). */
+  /** The loaded tools `agent` sees, started by `parentAgent` when given. */
   list(agent?: string, parentAgent?: string): HostedTool[];
   /** Resolves once every module of the tool set now served has loaded (or failed to). */
   ready(): Promise<void>;
@@ -267,7 +282,7 @@ export interface Host {
   running(): number;
   /**
    * Re-reads the manifest and the modules and serves them, unless the
-   * manifest has errors (D5); told which files changed, imports only the
+   * manifest has errors; told which files changed, imports only the
    * modules that need it.
    */
   reload(options?: ReloadOptions): Promise<ReloadResult>;

@@ -1,4 +1,4 @@
-// The caller going away aborts its call (T5). A request's signal is only
+// The caller going away aborts its call. A request's signal is only
 // looked at once its call has run for WATCH_DELAY_MS: a quick call never
 // pays for it, and a signal first read after a disconnect still fires.
 // Deno (legacy behaviour) also fires it after every completed response, so

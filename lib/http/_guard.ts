@@ -1,5 +1,5 @@
 // What every request must pass before routing: a loopback Host header (the
-// DNS-rebinding guard) and the daemon's bearer token (D7).
+// DNS-rebinding guard) and the daemon's bearer token.
 
 import { isLoopbackHostHeader, secretEqual } from "../common/mod.ts";
 import { json } from "./_respond.ts";

@@ -76,7 +76,7 @@ function outcomeBody(
   }
   switch (outcome.status) {
     case "not_found":
-      // D2's text, and why a declared tool did not load (T8).
+      // `Tool <name> not found`, and why a declared tool did not load.
       return [
         404,
         outcome.loadError === undefined

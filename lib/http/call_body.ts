@@ -15,7 +15,7 @@ export interface CallBody {
   sessionId: string;
   /** The calling agent (`context.agent`). */
   agent: string;
-  /** The session agent that started `agent` as a subagent (A4). */
+  /** The session agent that started `agent` as a subagent. */
   parentAgent?: string;
 }
 
@@ -37,7 +37,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const EXAMPLE = '{ "args": {...}, "sessionId": "...", "agent": "..." }';
 
-/** Checks a tool call body; throws a 400 {@linkcode HttpError} naming the faulty field. */
+/**
+ * Checks the JSON text of a tool call's body.
+ *
+ * @returns The call: its arguments (`{}` when omitted), session and agents.
+ * @throws {HttpError} A 400 naming the faulty field, or saying the text is
+ * not a JSON object.
+ */
 export function parseCallBody(text: string): CallBody {
   let data: unknown;
   try {

@@ -4,7 +4,7 @@
  * (`Deno.serve`, `Bun.serve`, `node:http`) serves the same function.
  *
  * Every request must come with a loopback `Host` header and the daemon's
- * bearer token (D7); under a secret path prefix (`scope`, the web UI's),
+ * bearer token; under a secret path prefix (`scope`, the web UI's),
  * another credential may stand in for the token (the web UI's session
  * cookie). Routes:
  *
@@ -12,8 +12,8 @@
  * | --- | --- | --- |
  * | GET | `/beeuni/health` | `{ ok, tools, running }` |
  * | GET | `/beeuni/tools?agent=A&parentAgent=P` | `{ tools: [{ name, description, parameters }] }` |
- * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` (D2) |
- * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` (T5) |
+ * | POST | `/beeuni/tools/<name>` | `{ output }` or `{ error }` |
+ * | POST | `/beeuni/sessions/<id>/stop` | `{ stopped }` |
  *
  * Other handlers mount under a path prefix (`mounts`), behind the same
  * checks.
@@ -22,11 +22,30 @@
  * parameter, the call body's `sessionId`, `agent` and `parentAgent`) are
  * at most 400 characters: a longer one gets 400 with an error naming it.
  *
- * @example Serve a host with Deno
- * ```ts ignore
- * import { createHandler } from "./create_handler.ts";
+ * @example Call a tool of an in-memory host through the handler
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createHandler, type DaemonHost } from "@beeuni/tools/http";
+ *
+ * const host: DaemonHost = {
+ *   list: () => [{ name: "echo", description: "Echoes", parameters: { type: "object" } }],
+ *   call: (request) => Promise.resolve({ ok: true, output: JSON.stringify(request.args) }),
+ *   stopSession: () => 0,
+ *   running: () => 0,
+ * };
  * const handler = createHandler({ host, token: "a-long-random-token" });
- * Deno.serve({ hostname: "127.0.0.1", port: 0 }, handler);
+ * const call = (token: string) =>
+ *   handler(
+ *     new Request("http://127.0.0.1:8787/beeuni/tools/echo", {
+ *       method: "POST",
+ *       headers: { host: "127.0.0.1:8787", authorization: `Bearer ${token}` },
+ *       body: JSON.stringify({ args: { text: "hi" }, sessionId: "s1", agent: "beeuni" }),
+ *     }),
+ *   );
+ * assert.equal((await call("not-the-token")).status, 401);
+ * assert.deepEqual(await (await call("a-long-random-token")).json(), {
+ *   output: '{"text":"hi"}',
+ * });
  * ```
  *
  * @module

@@ -1,7 +1,7 @@
 // Warnings about keys that are likely slips: a misspelled top-level key or
 // agent setting, a tool entry dedented to the top level, an agent setting
 // dedented into an agent of its own. Keys Beeuni does not read are kept and
-// never an error (M7); only those near a known key are reported, so the
+// never an error; only those near a known key are reported, so the
 // keys of other tools stay quiet.
 
 import { type HintBudget, nearestName } from "./nearest_name.ts";

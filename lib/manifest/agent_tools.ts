@@ -1,5 +1,5 @@
 /**
- * Which tools an agent sees (SPEC section 5, A1–A6). Pure functions over an
+ * Which tools an agent sees (docs/agents.md). Pure functions over an
  * {@linkcode AgentEntry}: no manifest reading, no I/O.
  *
  * `agents.<name>.tools` takes five forms:
@@ -12,13 +12,13 @@
  * | `{ exclude: [...] }` | every tool but those; `*` in it hides every tool |
  * | `{ bash: false, … }` | legacy map: `false` hides, `true` changes nothing |
  *
- * In the standard harness (A6) `bash` also covers the terminal plugin's
+ * In the standard harness `bash` also covers the terminal plugin's
  * `pty_*` tools, and `write`, `edit` and `apply_patch` share one permission.
  * In the experimental harness every name stands for itself.
  *
- * Visibility is all these functions decide (A1): the agent's `permission`
+ * Visibility is all these functions decide: the agent's `permission`
  * rules still decide allow / ask / deny, and connector tools follow
- * `agents.<name>.connectors` instead (A5).
+ * `agents.<name>.connectors` instead.
  *
  * @module
  */
@@ -26,7 +26,7 @@
 import { isPtyTool } from "./harness_tools.ts";
 import type { AgentEntry, AgentToolsSpec, Harness } from "./types.ts";
 
-/** The tools that share the `edit` permission in the standard harness (A6). */
+/** The tools that share the `edit` permission in the standard harness. */
 export const EDIT_TOOLS: readonly string[] = ["write", "edit", "apply_patch"];
 
 /** What {@linkcode agentTools} and {@linkcode agentMaySee} are told. */
@@ -36,7 +36,7 @@ export interface AgentToolsOptions {
   /** The harness running the agent: `standard` (opencode) or `experimental`. */
   harness: Harness;
   /**
-   * The session agent that started `agent` as a subagent with `task` (A4);
+   * The session agent that started `agent` as a subagent with `task`;
    * absent for a session agent.
    */
   parent?: AgentEntry;
@@ -95,23 +95,32 @@ function specAllows(
 
 /**
  * Whether the agent described by `options` may see, and so call, `tool`
- * (A2: a call to a tool the agent may not see is refused).
+ * (a call to a tool the agent may not see is refused).
  *
  * - No agent: every tool (the default `all`).
  * - `all` / `none` / a list (with `*` meaning all) / `{ exclude }` /
  *   the legacy `{ name: false }` map, as in the module table.
- * - A6, standard harness only: listing `bash` shows `pty_*` tools and
+ * - Standard harness only: listing `bash` shows `pty_*` tools and
  *   excluding `bash` (or `bash: false`) hides them; listing any of `write`,
  *   `edit`, `apply_patch` shows all three, excluding (or mapping to `false`)
  *   any of them hides all three. A `pty_*` name speaks only for itself.
- * - A4, a subagent started by `task` (`parent` given): in the experimental
+ * - A subagent started by `task` (`parent` given): in the experimental
  *   harness it sees a tool only when both its own `tools` and the parent's
  *   allow it; in the standard harness its own `tools` alone decide. Only one
  *   level of parent is considered.
  *
- * @example
- * ```ts ignore
- * agentMaySee("write", { agent: support, harness: "standard" });
+ * @returns `true` when the agent sees `tool`.
+ *
+ * @example Listing `edit` shows `write` too, in the standard harness
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentMaySee, findAgent, parseManifest } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "agents:\n  support:\n    tools: [edit]\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
+ * const support = findAgent(manifest, "support");
+ * assert.equal(agentMaySee("write", { agent: support, harness: "standard" }), true);
+ * assert.equal(agentMaySee("bash", { agent: support, harness: "standard" }), false);
  * ```
  */
 export function agentMaySee(tool: string, options: AgentToolsOptions): boolean {
@@ -129,18 +138,27 @@ export function agentMaySee(tool: string, options: AgentToolsOptions): boolean {
  *
  * `tools` is the universe of names on offer: the session's hosted tools
  * (Beeuni and project tools, so an agent's list can never add a Beeuni tool
- * the project does not load, A3), plus harness tool names when the caller
+ * the project does not load), plus harness tool names when the caller
  * includes them. Each name is decided by {@linkcode agentMaySee}; see there
  * for every case (`all`, `none`, lists with `*`, `{ exclude }`, the legacy
- * map, A4 and A6). Repeated names are kept once.
+ * map, subagents, the standard harness's couplings). Repeated names are
+ * kept once.
+ *
+ * @returns The names the agent sees, in the order of `options.tools`, each once.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentTools, findAgent, parseManifest } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "agents:\n  researcher:\n    tools: [web_search, bash]\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
  * const visible = agentTools({
  *   tools: ["web_search", "lookup_order", "bash", "pty_spawn"],
  *   agent: findAgent(manifest, "researcher"),
  *   harness: "standard",
  * });
+ * assert.deepEqual(visible, ["web_search", "bash", "pty_spawn"]);
  * ```
  */
 export function agentTools(
@@ -156,9 +174,11 @@ export function agentTools(
 }
 
 /**
- * Whether `agent` may start subagents (A4: an agent without `task` cannot
- * delegate): whether it sees the harness tool `task`. An undefined agent
- * sees every tool and so may delegate.
+ * Whether `agent` may start subagents: whether it sees the harness tool
+ * `task` (an agent without it cannot delegate). An undefined agent sees
+ * every tool and so may delegate.
+ *
+ * @returns `true` when the agent sees `task`.
  */
 export function mayDelegate(
   agent: AgentEntry | undefined,

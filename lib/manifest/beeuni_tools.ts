@@ -21,7 +21,11 @@ export type BeeuniToolName =
   | "memory"
   | "show";
 
-/** Whether `name` is one of the five Beeuni tools. */
+/**
+ * Whether `name` is one of the five Beeuni tools.
+ *
+ * @returns `true` for `web_search`, `image_search`, `scrape_webpage`, `memory` and `show`.
+ */
 export function isBeeuniTool(name: string): name is BeeuniToolName {
   return (BEEUNI_TOOLS as readonly string[]).includes(name);
 }
@@ -55,7 +59,7 @@ export function builtinToolUrl(name: BeeuniToolName): URL {
 
 /**
  * The URL of a Beeuni tool's TypeScript source, the bytes
- * `beeuni tools eject` copies (E1): the file {@linkcode builtinToolUrl}
+ * `beeuni tools eject` copies: the file {@linkcode builtinToolUrl}
  * names, except in the npm package, which ships both and runs the `.js`.
  */
 export function builtinToolSourceUrl(name: BeeuniToolName): URL {

@@ -26,7 +26,11 @@ export interface DiagnosticsReport {
   diagnostics: Diagnostic[];
 }
 
-/** Builds the `--json` document for `diagnostics` of the manifest `manifest`. */
+/**
+ * Builds the `--json` document for `diagnostics` of the manifest `manifest`.
+ *
+ * @returns The document `beeuni validate --json` prints.
+ */
 export function diagnosticsReport(
   manifest: string,
   diagnostics: readonly Diagnostic[],
@@ -74,6 +78,19 @@ const RESET = "\x1b[0m";
  * (`path:line:col: error|warning: message`), then a summary line. Colours
  * only when `color` is true. Control characters in paths and messages are
  * escaped (`\n`, `\x1b`, …).
+ *
+ * @returns The text, ending with a newline.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatText } from "@beeuni/tools";
+ *
+ * const text = formatText("beeuni.yaml", [
+ *   { file: "beeuni.yaml", line: 2, col: 3, severity: "error", rule: "V1", message: "bad name" },
+ * ]);
+ * assert.equal(text, "beeuni.yaml:2:3: error: bad name\n\n1 error, 0 warnings\n");
+ * ```
  */
 export function formatText(
   manifest: string,
@@ -97,7 +114,11 @@ export function formatText(
   return `${lines.join("\n")}\n`;
 }
 
-/** Formats the `--json` document, indented, with a final newline. */
+/**
+ * Formats the `--json` document of `diagnostics`, indented.
+ *
+ * @returns The JSON text, with a final newline.
+ */
 export function formatJson(
   manifest: string,
   diagnostics: readonly Diagnostic[],

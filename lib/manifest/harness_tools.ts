@@ -1,5 +1,5 @@
 /**
- * Names of the tools a harness implements itself (SPEC section 1). A project
+ * Names of the tools a harness implements itself (opencode's own). A project
  * may not declare a tool under any of these names (V2).
  *
  * @module
@@ -37,14 +37,20 @@ export const HARNESS_TOOLS: Readonly<Record<string, HarnessToolOrigin>> = {
   codesearch: "opencode (older versions)",
 };
 
-/** Whether `name` is a harness tool name. */
+/**
+ * Whether `name` is a harness tool name.
+ *
+ * @returns `true` for a tool the harness provides itself (`bash`, `read`, `task`, …).
+ */
 export function isHarnessTool(name: string): boolean {
   return Object.hasOwn(HARNESS_TOOLS, name);
 }
 
 /**
  * Whether `name` is a tool of the terminal plugin (`pty_*`), which the
- * standard harness couples to `bash` (A6).
+ * standard harness couples to `bash`.
+ *
+ * @returns `true` for a `pty_*` name.
  */
 export function isPtyTool(name: string): boolean {
   return name.startsWith("pty_");

@@ -1,13 +1,13 @@
 /**
  * The keys a manifest's author writes: the top-level keys Beeuni reads and
- * the settings an `agents.<name>` entry may hold (M7), with where each
+ * the settings an `agents.<name>` entry may hold, with where each
  * comes from. Keys that are in neither list are kept and never an error;
  * the parser only warns about one that is a likely slip of a known key.
  *
  * @module
  */
 
-/** The top-level keys of a manifest file Beeuni reads (M2, M3, M7). */
+/** The top-level keys of a manifest file Beeuni reads. */
 export const TOP_LEVEL_KEYS: readonly string[] = ["tools", "agents", "imports"];
 
 /** Where an agent setting comes from. */
@@ -15,7 +15,7 @@ export type AgentSettingOrigin = "beeuni" | "opencode 1.18.33";
 
 /**
  * Every setting an `agents.<name>` entry may hold, with where it comes
- * from: the keys Beeuni reads (`tools`, `secrets`, `connectors`, M7) and
+ * from: the keys Beeuni reads (`tools`, `secrets`, `connectors`) and
  * the agent keys of opencode's configuration, which pass through to it
  * untouched (`prompt` becomes the agent file's body).
  */

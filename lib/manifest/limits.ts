@@ -43,9 +43,10 @@ export interface ManifestLimits {
  *
  * @example
  * ```ts
- * import { MANIFEST_LIMITS } from "@beeuni/tools";
+ * import assert from "node:assert/strict";
+ * import { MANIFEST_LIMITS } from "@beeuni/tools/manifest";
  *
- * console.log(MANIFEST_LIMITS.maxFileBytes); // 1048576
+ * assert.equal(MANIFEST_LIMITS.maxFileBytes, 1048576);
  * ```
  */
 export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({

@@ -1,7 +1,7 @@
 /**
  * The manifest stage: `beeuni.yaml` text to a parsed manifest with
- * positions, its diagnostics (V1-V12, M1-M7), the tool set a session gets
- * and the tools each agent sees (A1-A6). Pure: no file system.
+ * positions, its diagnostics (V1-V12), the tool set a session gets
+ * and the tools each agent sees. Pure: no file system.
  *
  * @module
  */

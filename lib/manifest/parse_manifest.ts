@@ -1,5 +1,5 @@
 /**
- * Parses a project's `beeuni.yaml` and every file it imports (M2) into a
+ * Parses a project's `beeuni.yaml` and every file it imports into a
  * {@linkcode Manifest}, keeping the file, line and column of every node.
  * Pure over a `read` callback: problems become positioned diagnostics, never
  * exceptions.
@@ -577,7 +577,7 @@ interface Frame {
 
 /**
  * Parses the root manifest at `manifestPath` (repo-relative) and every file
- * it imports, recursively (M2), through `read`. Never rejects: malformed
+ * it imports, recursively, through `read`. Never rejects: malformed
  * YAML, wrong types, alias bombs, import cycles, missing imports, import
  * paths that leave the repository and input past {@linkcode MANIFEST_LIMITS}
  * (file size, entries, nesting, imports) are positioned errors in
@@ -587,9 +587,13 @@ interface Frame {
  * (block mappings and lists, one-line values and `[…]`/`{…}`) are read
  * without it.
  *
+ * @returns The manifest: its files, their entries with positions, and the
+ * parser's diagnostics.
+ *
  * @example
  * ```ts
- * import { parseManifest } from "@beeuni/tools";
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "@beeuni/tools/manifest";
  *
  * const files: Record<string, string> = {
  *   "beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n",
@@ -599,7 +603,7 @@ interface Frame {
  *   "beeuni.yaml",
  *   (path) => files[path],
  * );
- * console.log(manifest.files[0].tools[0].name); // "web_search"
+ * assert.equal(manifest.files[0].tools[0].name, "web_search");
  * ```
  */
 export function parseManifest(

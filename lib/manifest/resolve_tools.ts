@@ -1,6 +1,5 @@
 /**
- * Which tools a session gets (M3–M6), as `beeuni tools ls` lists them (L1,
- * L2). Pure: reads a parsed {@linkcode Manifest}, never the file system.
+ * Which tools a session gets, as `beeuni tools ls` lists them. Pure: reads a parsed {@linkcode Manifest}, never the file system.
  *
  * @module
  */
@@ -13,12 +12,12 @@ import type { AgentEntry, Manifest, ResolvedTool, ToolSet } from "./types.ts";
 /**
  * Resolves the tools a session of `manifest` gets.
  *
- * - M4: when no manifest file (root or import) has a `tools:` key, every
+ * - Beeuni tools: when no manifest file (root or import) has a `tools:` key, every
  *   Beeuni tool, kind `beeuni`, source `beeuni:<name>`. When any file has
  *   one, even empty or null, only the Beeuni tools listed: as
- *   `beeuni:<name>` (kind `beeuni`) or mapped to a module path (M6, kind
+ *   `beeuni:<name>` (kind `beeuni`) or mapped to a module path (kind
  *   `beeuni (overridden)`, source the path).
- * - M5: project tools (any other valid name mapped to a module path) always,
+ * - Project tools (any other valid name mapped to a module path) always,
  *   kind `project`. A module path's source is normalized (`/` separators,
  *   no `./`): `./tools/x.ts` lists as `tools/x.ts`.
  * - Order: Beeuni tools in canonical order (`web_search`, `image_search`,
@@ -34,10 +33,19 @@ import type { AgentEntry, Manifest, ResolvedTool, ToolSet } from "./types.ts";
  * decides, even when it is itself invalid). The validator
  * reports each of them.
  *
+ * @returns The tool set: the tools in order, whether a `tools:` key exists,
+ * and the Beeuni tools left out.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest, resolveTools } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "tools:\n  web_search: beeuni:web_search\n  to_ms: tools/to_ms.ts\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
  * const set = resolveTools(manifest);
- * console.log(set.tools.map((tool) => tool.name), set.removed);
+ * assert.deepEqual(set.tools.map((tool) => tool.name), ["web_search", "to_ms"]);
+ * assert.ok(set.removed.includes("memory"));
  * ```
  */
 export function resolveTools(manifest: Manifest): ToolSet {
@@ -74,7 +82,9 @@ export function resolveTools(manifest: Manifest): ToolSet {
 
 /**
  * The first `agents.<name>` entry named `name` across the manifest's files
- * (root first, then imports in order), or `undefined` when none is.
+ * (root first, then imports in order).
+ *
+ * @returns The entry, or `undefined` when no file defines the agent.
  */
 export function findAgent(
   manifest: Manifest,
@@ -87,7 +97,11 @@ export function findAgent(
   return undefined;
 }
 
-/** Every agent name defined across the manifest's files, first definition first, without repeats. */
+/**
+ * Every agent name defined across the manifest's files.
+ *
+ * @returns The names, first definition first, without repeats.
+ */
 export function agentNames(manifest: Manifest): string[] {
   const names: string[] = [];
   for (const file of manifest.files) {
@@ -105,10 +119,18 @@ export function agentNames(manifest: Manifest): string[] {
  * no secret. The note names the nearest defined agent, for a typo.
  *
  * @example
- * ```ts ignore
- * undefinedAgentNote(manifest, "wirter");
- * // 'agent "wirter" is not defined in the manifest, so it sees every tool
- * //  (the default `all`) and gets no secret (did you mean "writer"?)'
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "../manifest/mod.ts";
+ * import { undefinedAgentNote } from "./resolve_tools.ts";
+ *
+ * const yaml = "agents:\n  writer:\n    tools: all\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
+ * assert.equal(
+ *   undefinedAgentNote(manifest, "wirter"),
+ *   'agent "wirter" is not defined in the manifest, so it sees every tool (the default `all`) and gets no secret (did you mean "writer"?)',
+ * );
+ * assert.equal(undefinedAgentNote(manifest, "writer"), undefined);
  * ```
  */
 export function undefinedAgentNote(

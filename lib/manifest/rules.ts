@@ -15,7 +15,11 @@ import type { ResolvedTool, SourcePos, ToolEntry } from "./types.ts";
 /** What a tool name must look like (V1). */
 export const TOOL_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
 
-/** Whether `name` is a valid tool name (V1). */
+/**
+ * Whether `name` is a valid tool name (V1): {@linkcode TOOL_NAME_PATTERN}.
+ *
+ * @returns `true` for a lowercase name of at most 64 letters, digits and `_`, starting with a letter.
+ */
 export function isToolName(name: string): boolean {
   return TOOL_NAME_PATTERN.test(name);
 }
@@ -179,8 +183,19 @@ function beeuniProblem(
  * (V4) or is tracked (V10) is the validator's business.
  *
  * @example
- * ```ts ignore
- * const { tool, problems } = classifyEntry(entry);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { classifyEntry } from "./rules.ts";
+ *
+ * const at = { file: "beeuni.yaml", line: 2, col: 3 };
+ * const { tool, problems } = classifyEntry({
+ *   name: "lookup_order",
+ *   value: "tools/lookup_order.ts",
+ *   namePos: at,
+ *   valuePos: at,
+ * });
+ * assert.equal(tool?.kind, "project");
+ * assert.deepEqual(problems, []);
  * ```
  */
 export function classifyEntry(entry: ToolEntry): EntryClass {

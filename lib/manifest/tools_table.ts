@@ -1,6 +1,6 @@
 /**
- * The two outputs of `beeuni tools ls`: the aligned table (L1) and the
- * `--json` document (L2).
+ * The two outputs of `beeuni tools ls`: the aligned table and the
+ * `--json` document.
  *
  * @module
  */
@@ -16,7 +16,7 @@ export interface AgentView {
   defined: boolean;
   /** The harness whose rules were applied. */
   harness: Harness;
-  /** The session agent that started it with `task`, when given (A4). */
+  /** The session agent that started it with `task`, when given. */
   parent?: string;
   /** The session's tools the agent does not see, in the session's order. */
   hidden: string[];
@@ -32,7 +32,7 @@ export interface ToolsJsonTool {
   source: string;
 }
 
-/** The `beeuni tools ls --json` document (L2). */
+/** The `beeuni tools ls --json` document. */
 export interface ToolsJson {
   /** Repo-relative path of the root manifest. */
   manifest: string;
@@ -72,7 +72,7 @@ function columns(rows: string[][]): string[] {
 }
 
 /**
- * Formats `set` as `beeuni tools ls` prints it (L1): a `NAME`, `KIND`,
+ * Formats `set` as `beeuni tools ls` prints it: a `NAME`, `KIND`,
  * `SOURCE` table, then, only when some Beeuni tool is removed, a blank line,
  * `Removed Beeuni tools: a, b` and
  * ``Add `<name>: beeuni:<name>` under `tools:` to get one back.``
@@ -109,10 +109,12 @@ export function formatToolsTable(set: ToolSet, view?: AgentView): string {
 }
 
 /**
- * The `--json` document for `set` (L2): `{ manifest, tools_key, tools:
- * [{ name, kind, source }], removed }`, plus `agent`, `agent_defined`,
- * `harness`, `hidden` (and `parent` when given) for a listing filtered by
- * `view`.
+ * The `--json` document of `beeuni tools ls` for `set`: `{ manifest,
+ * tools_key, tools: [{ name, kind, source }], removed }`, plus `agent`,
+ * `agent_defined`, `harness`, `hidden` (and `parent` when given) for a
+ * listing filtered by `view`.
+ *
+ * @returns The document, ready for `JSON.stringify`.
  */
 export function toolsJson(set: ToolSet, view?: AgentView): ToolsJson {
   const doc: ToolsJson = {

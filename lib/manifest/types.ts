@@ -22,7 +22,7 @@ export type Severity = "error" | "warning";
 export interface Diagnostic extends SourcePos {
   /** `error` or `warning`. */
   severity: Severity;
-  /** The rule id from SPEC.md (`V3`, `M2`, …). */
+  /** The rule's id, as `beeuni validate --json` prints it (`V3`, `M2`, …). */
   rule: string;
   /** The message, without position or severity. */
   message: string;
@@ -78,7 +78,7 @@ export interface AgentEntry {
   tools: AgentToolsSpec;
   /** Its secrets: `"all"` or a list of names; `[]` when omitted. */
   secrets: "all" | NameRef[];
-  /** The agent's whole mapping as parsed, other keys included (M7). */
+  /** The agent's whole mapping as parsed, other keys included. */
   raw: Record<string, unknown>;
 }
 
@@ -88,7 +88,7 @@ export interface ManifestFile {
   path: string;
   /** Where this file was imported from; absent for the root. */
   importedFrom?: SourcePos;
-  /** Whether the file has a `tools:` key, even an empty or null one (M4). */
+  /** Whether the file has a `tools:` key, even an empty or null one. */
   hasToolsKey: boolean;
   /** Where the `tools:` key is, when present. */
   toolsKeyPos?: SourcePos;
@@ -108,7 +108,7 @@ export interface Manifest {
   manifestPath: string;
   /** The root file first, then imports in the order they were first reached. */
   files: ManifestFile[];
-  /** Problems found while reading and parsing (V12, M2). */
+  /** Problems found while reading and parsing (V12). */
   diagnostics: Diagnostic[];
 }
 

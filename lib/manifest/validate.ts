@@ -37,8 +37,8 @@ export interface ProjectFacts {
   /** File names (not paths) found in `harnesses/opencode/tools/` (V11). */
   legacyTools: string[];
   /**
-   * The tool names opencode gives the named exports of those files (O4:
-   * `<file>_<export>`), by file name, where one may be a Beeuni tool's (V11).
+   * The tool names opencode gives the named exports of those files
+   * (`<file>_<export>`), by file name, where one may be a Beeuni tool's (V11).
    */
   legacyToolNames?: Record<string, string[]>;
 }
@@ -62,18 +62,32 @@ export function v8Message(name: string): string {
 
 /**
  * Checks `manifest` against every rule of `beeuni validate` (V1–V11; V12
- * and M2 come from the parser and are in `manifest.diagnostics`, which this
- * function does not repeat).
+ * and the imports' errors come from the parser and are in
+ * `manifest.diagnostics`, which this function does not repeat).
  *
  * Returns the diagnostics sorted by place: files in manifest order (root
  * first, then imports in the order reached), then any other file (such as
  * `harnesses/opencode/tools/…`) by path; within a file by line, then
  * column. Use {@linkcode sortDiagnostics} to merge them with the parser's.
  *
- * @example
- * ```ts ignore
- * const diagnostics = validate(manifest, { modules: {}, legacyTools: [] });
- * const failed = diagnostics.some((d) => d.severity === "error");
+ * @returns The validator's diagnostics, sorted by place; never throws.
+ *
+ * @example A module path whose file does not exist
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest, validate } from "@beeuni/tools/manifest";
+ *
+ * const yaml = "tools:\n  lookup_order: tools/lookup_order.ts\n";
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", () => yaml);
+ * const facts = {
+ *   modules: {
+ *     "tools/lookup_order.ts": { exists: false, insideRepo: true, tracked: true },
+ *   },
+ *   legacyTools: [],
+ * };
+ * const missing = validate(manifest, facts).find((d) => d.rule === "V5");
+ * assert.equal(missing?.severity, "error");
+ * assert.equal(missing?.line, 2);
  * ```
  */
 export function validate(
@@ -195,7 +209,7 @@ export function validate(
         at,
         "warning",
         "V11",
-        `only the standard harness loads "${name}"; to run it in both harnesses, turn it into a plain { description, parameters, execute } module and declare it under \`tools:\``,
+        `only the standard harness loads "${name}": \`beeuni tools migrate\` turns its tools into project tools that both harnesses run; once they load (\`beeuni validate --load\`), delete this file, which opencode would otherwise keep loading`,
       );
     }
     for (const tool of facts.legacyToolNames?.[name] ?? []) {
@@ -270,6 +284,8 @@ function checkEntry(
  * Sorts diagnostics by place: files in `manifest.files` order, then other
  * files by path, then line and column; the sort is stable, so diagnostics
  * at the same place keep their order.
+ *
+ * @returns A new array; `diagnostics` is left as it was.
  */
 export function sortDiagnostics(
   manifest: Manifest,

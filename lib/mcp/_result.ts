@@ -29,7 +29,11 @@ export interface McpTool {
   inputSchema: Record<string, unknown>;
 }
 
-/** The entries of a `tools/list` result, in the host's (manifest) order. */
+/**
+ * The entries of a `tools/list` result, in the host's (manifest) order.
+ *
+ * @returns One entry per tool: its name, description and `inputSchema`.
+ */
 export function mcpTools(tools: readonly ListedTool[]): McpTool[] {
   return tools.map((tool) => ({
     name: tool.name,
@@ -50,11 +54,13 @@ export function unknownToolMessage(name: string): string {
 
 /**
  * A `tools/call` result for an outcome of a tool that exists for the
- * agent: the text (T3) or the tool's blocks, `structuredContent` for a
- * returned object, a `resource_link` to the saved file after a cut (T6),
+ * agent: the text or the tool's blocks, `structuredContent` for a
+ * returned object, a `resource_link` to the saved file after a cut,
  * and `isError` with the message the model should read for a thrown error,
  * a timeout or an abort. `undefined` for `not_found` and `forbidden`,
  * which are JSON-RPC errors ({@linkcode unknownToolMessage}).
+ *
+ * @returns The result, or `undefined` for `not_found` and `forbidden`.
  *
  * @example
  * ```ts

@@ -2,8 +2,8 @@
  * The MCP methods over a tool host, whatever carries them (Streamable HTTP
  * or stdio): `initialize`, `ping`, `tools/list`, `tools/call`,
  * `logging/setLevel`, `server/discover`, and the cancellation
- * notification. Transports decide sessions and streams; this decides
- * answers.
+ * notification. The core (`_core.ts`) keeps sessions and streams; this
+ * decides answers.
  *
  * @module
  */

@@ -14,7 +14,7 @@
  * `Host` is one.
  *
  * @example Serve a host's tools over MCP beside the daemon's routes
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
  * import { createHost } from "../host/mod.ts";
  * import { createMcpHttp } from "./mod.ts";
  *
@@ -34,14 +34,23 @@
 export { createMcpHttp, type McpHttp, type McpHttpOptions } from "./_http.ts";
 export { type McpStdio, type McpStdioOptions, serveStdio } from "./_stdio.ts";
 export type { McpHost } from "./_server.ts";
-export { callResult, type McpTool, mcpTools } from "./_result.ts";
+export {
+  callResult,
+  type ListedTool,
+  type McpTool,
+  mcpTools,
+} from "./_result.ts";
 export {
   LATEST_VERSION,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
 } from "./_protocol.ts";
 
-/** Whether a URL path belongs to MCP: `/mcp` or `/mcp/<anything>`. */
+/**
+ * Whether a URL path belongs to MCP: `/mcp` or `/mcp/<anything>`.
+ *
+ * @returns `true` for `/mcp` and the paths under it.
+ */
 export function isMcpPath(path: string): boolean {
   return path === "/mcp" || path.startsWith("/mcp/");
 }

@@ -1,7 +1,7 @@
 /**
  * What `beeuni tools migrate` changes inside `execute` and the helpers it
  * hands its context to: opencode's context fields become the project tool's
- * (T5), `process.env` becomes `context.env`, and opencode's
+ * ones, `process.env` becomes `context.env`, and opencode's
  * `{ title, output, metadata }` results become their `output`. What has no
  * counterpart is reported with its line.
  *
@@ -17,7 +17,7 @@ import {
   walk,
 } from "../project/mod.ts";
 
-/** opencode's context fields that have another name here (T5). */
+/** opencode's context fields that have another name here. */
 const RENAMED: Record<string, string> = {
   sessionID: "sessionId",
   abort: "signal",

@@ -3,15 +3,14 @@
  * into a project tool module from its syntax tree. Each `tool({ ... })` and
  * plain `{ description, args, execute }` export becomes a plain object
  * whose `parameters` is JSON Schema; `execute` gets the project tool's
- * context (see `_migrate_context.ts`); the plugin and zod imports go when
- * nothing uses them any more; node built-ins get their `node:` prefix;
- * relative imports are handed to the caller to place. Everything else keeps
- * its bytes. Pure.
+ * context (see `_context.ts`); the plugin and zod imports (and aliases of
+ * zod only `args` used) go when nothing uses them any more; imports are
+ * handed to the caller to place, and the module is made to load under every
+ * runtime (see `_specifiers.ts`). Everything else keeps its bytes. Pure.
  *
  * @module
  */
 
-import { builtinModules } from "node:module";
 import {
   accessAt,
   type ContextPass,
@@ -20,7 +19,12 @@ import {
   visitContext,
 } from "./_context.ts";
 import { type Note, Rewrite } from "./_edits.ts";
-import { sourceParameters } from "./_schema.ts";
+import { isZod, sourceParameters } from "./_schema.ts";
+import {
+  type Relocate,
+  rewriteSpecifiers,
+  shimCommonJs,
+} from "./_specifiers.ts";
 import {
   findTools,
   isPluginSource,
@@ -48,10 +52,12 @@ export type ImportedSchemas = { exports: Record<string, ExportSchema> } | {
 
 /** One tool of a converted file. */
 export interface ConvertedTool {
-  /** Its name by opencode's rules (O4). */
+  /** Its name by opencode's rules. */
   name: string;
   /** `default` or the export's name. */
   exportName: string;
+  /** Its `parameters`, as written into the module. */
+  parameters: Record<string, unknown>;
 }
 
 /** The result of converting one file. */
@@ -75,10 +81,12 @@ export interface ConvertInput {
   /** The schemas importing it gave, if it was imported. */
   schemas?: ImportedSchemas;
   /**
-   * The specifier a relative import should have in the new module (called
-   * with the specifier and its line); the same one when it stays.
+   * The specifier an import should have in the new module (called with
+   * the specifier and its line); the same one when it stays.
    */
-  relocate(specifier: string, line: number): string;
+  relocate: Relocate;
+  /** The new module's repo-relative path. */
+  target: string;
 }
 
 /** The local names bound by the plugin and zod imports, split by kind. */
@@ -126,7 +134,47 @@ function harnessImports(program: Node): HarnessImports {
       else if (spec.type === "ImportSpecifier") out.zod.add(`${local}.schema`);
     }
   }
+  addZodAliases(program, out.zod);
+  // An alias of zod is a harness value too: a declaration using it goes with args.
+  for (const name of out.zod) if (!name.includes(".")) out.values.add(name);
   return out;
+}
+
+/**
+ * Adds the top-level aliases of zod to `zod`: `const z = tool.schema`,
+ * `const s = z`, `const { schema } = tool` (and `{ schema: z }`).
+ */
+function addZodAliases(program: Node, zod: Set<string>): void {
+  for (let grew = true; grew;) {
+    grew = false;
+    const add = (name: string) => {
+      if (!zod.has(name)) {
+        zod.add(name);
+        grew = true;
+      }
+    };
+    for (const statement of program.body as Node[]) {
+      const decl = statement.type === "ExportNamedDeclaration"
+        ? statement.declaration
+        : statement;
+      if (decl?.type !== "VariableDeclaration") continue;
+      for (const d of decl.declarations as Node[]) {
+        const init = unwrap(d.init);
+        if (d.id.type === "Identifier" && isZod(init, zod)) add(d.id.name);
+        if (d.id.type !== "ObjectPattern" || init?.type !== "Identifier") {
+          continue;
+        }
+        for (const prop of d.id.properties as Node[]) {
+          if (
+            prop.type === "ObjectProperty" && !prop.computed &&
+            keyName(prop.key) === "schema" &&
+            prop.value.type === "Identifier" &&
+            zod.has(`${init.name}.schema`)
+          ) add(prop.value.name);
+        }
+      }
+    }
+  }
 }
 
 /** Every identifier that reads a binding, with whether it sits in a type. */
@@ -152,7 +200,11 @@ function references(program: Node): { node: Node; type: boolean }[] {
       parent.type === "ExportSpecifier" && parent.exported === node ||
       parent.type === "TSQualifiedName" && parent.right === node ||
       parent.type === "LabeledStatement" ||
-      parent.type === "BreakStatement" || parent.type === "ContinueStatement";
+      parent.type === "BreakStatement" || parent.type === "ContinueStatement" ||
+      (parent.type === "ObjectProperty" && parent.value === node &&
+        ancestors[ancestors.length - 2]?.type === "ObjectPattern") ||
+      parent.type === "ArrayPattern" || parent.type === "RestElement" ||
+      (parent.type === "AssignmentPattern" && parent.left === node);
     if (isKey || isMember || isBinding) return;
     const type = ancestors.some((a) =>
       a.type.startsWith("TS") && a.type !== "TSAsExpression" &&
@@ -252,13 +304,13 @@ function parametersFor(
   );
 }
 
-/** Replaces `tool({ … })` by the object, and `args` by `parameters`. */
+/** Replaces `tool({ … })` by the object, and `args` by `parameters`; returns them. */
 function convertTool(
   tool: ToolExport,
   exports: readonly string[],
   input: ConvertInput,
   ctx: { rewrite: Rewrite; source: ToolSource; imports: HarnessImports },
-): void {
+): Record<string, unknown> {
   const { rewrite } = ctx;
   const { object, call } = tool;
   if (call) {
@@ -296,60 +348,21 @@ function convertTool(
       }`,
     );
   }
+  return parameters;
 }
 
-/** Rewrites an import's source string, keeping its quotes. */
-function setSource(rewrite: Rewrite, literal: Node, value: string): void {
-  const quote = rewrite.src[literal.start];
-  rewrite.replaceNode(literal, `${quote}${value}${quote}`);
-}
-
-/**
- * The text `src` (whose tree is `program`) with relative import specifiers
- * replaced by what `relocate` returns for them, and node built-ins given
- * their `node:` prefix. Pure.
- */
-export function relocateSpecifiers(
-  src: string,
-  program: Node,
-  relocate: (specifier: string, line: number) => string,
-): { text: string; notes: Note[] } {
-  const rewrite = new Rewrite(src);
-  rewriteSpecifiers(program, relocate, rewrite);
-  return { text: rewrite.apply(), notes: rewrite.notes };
-}
-
-/** Prefixes node built-ins with `node:` and hands relative specifiers to `relocate`. */
-function rewriteSpecifiers(
-  program: Node,
-  relocate: (specifier: string, line: number) => string,
-  rewrite: Rewrite,
-): void {
-  walk(program, (node) => {
-    let literal: Node | undefined;
-    if (
-      node.type === "ImportDeclaration" ||
-      node.type === "ExportAllDeclaration" ||
-      (node.type === "ExportNamedDeclaration" && node.source)
-    ) literal = node.source;
-    else if (node.type === "ImportExpression") literal = node.source;
-    else if (node.type === "CallExpression" && node.callee.type === "Import") {
-      literal = node.arguments[0];
+/** The names a `const` binds: `x`, or `{ a, b: c }` (a and c); undefined for other patterns. */
+function boundNames(id: Node): string[] | undefined {
+  if (id.type === "Identifier") return [id.name];
+  if (id.type !== "ObjectPattern") return undefined;
+  const names: string[] = [];
+  for (const prop of id.properties as Node[]) {
+    if (prop.type !== "ObjectProperty" || prop.value.type !== "Identifier") {
+      return undefined;
     }
-    if (literal?.type !== "StringLiteral") return;
-    const spec = literal.value as string;
-    if (spec === "bun") {
-      rewrite.note(
-        literal,
-        'the "bun" module exists only when the daemon runs under Bun: prefer node:* modules',
-      );
-    } else if (!spec.startsWith("node:") && builtinModules.includes(spec)) {
-      setSource(rewrite, literal, `node:${spec}`);
-    } else if (spec.startsWith("./") || spec.startsWith("../")) {
-      const moved = relocate(spec, literal.loc.start.line);
-      if (moved !== spec) setSource(rewrite, literal, moved);
-    }
-  });
+    names.push(prop.value.name);
+  }
+  return names;
 }
 
 /** Removes top-level declarations only the removed `args` used, until none is left. */
@@ -372,14 +385,15 @@ function removeArgsOnlyDeclarations(
         rewrite.isRemoved(statement.start)
       ) continue;
       const [decl] = statement.declarations as Node[];
-      if (decl.id.type !== "Identifier" || !decl.init) continue;
+      const names = boundNames(decl.id);
+      if (!names || !decl.init) continue;
       let usesHarness = false;
       walk(decl.init, (n) => {
         if (n.type === "Identifier" && imports.values.has(n.name)) {
           usesHarness = true;
         }
       });
-      if (usesHarness && !usedOutside(decl.id.name)) {
+      if (usesHarness && !names.some(usedOutside)) {
         rewrite.removeStatement(statement);
         changed = true;
       }
@@ -408,7 +422,7 @@ function removeHarnessImports(
       rewrite.note(
         first,
         isZodSource(source)
-          ? `zod is still used here (outside args), so the module keeps importing it and loads only where "zod" resolves from the checkout's node_modules (T9): rewrite this without zod`
+          ? `zod is still used here (outside args), so the module keeps importing it and loads only where "zod" resolves from the checkout's node_modules: rewrite this without zod`
           : `"${first.name}" from ${source} is still used here (outside args): a project tool cannot import opencode's plugin package; rewrite this without it`,
       );
       continue;
@@ -455,7 +469,7 @@ function scanRest(pass: ContextPass, program: Node): void {
       else {
         rewrite.note(
           node,
-          `${object.name}.env is read outside execute: the daemon passes the agent's secrets in context.env (T5), not in process.env; read them in execute from context.env`,
+          `${object.name}.env is read outside execute: the daemon passes the agent's secrets in context.env, not in process.env; read them in execute from context.env`,
         );
       }
       return;
@@ -505,8 +519,12 @@ export function convertSource(input: ConvertInput): Converted {
     visited: new Set(),
     removedTypes: imports.types,
   };
+  const parameters = new Map<Node, Record<string, unknown>>();
   for (const [object, tools] of byObject) {
-    convertTool(tools[0], tools.map((t) => t.exportName), input, ctx);
+    parameters.set(
+      object,
+      convertTool(tools[0], tools.map((t) => t.exportName), input, ctx),
+    );
     const execute = executeOf(object, source);
     if (!execute) {
       rewrite.note(
@@ -522,6 +540,7 @@ export function convertSource(input: ConvertInput): Converted {
   removeArgsOnlyDeclarations(program, rewrite, imports);
   removeHarnessImports(program, rewrite, imports);
   rewriteSpecifiers(program, input.relocate, rewrite);
+  shimCommonJs(program, rewrite, { commonjs: false, moved: input.target });
   for (const statement of program.body as Node[]) {
     if (
       (statement.type === "ExportNamedDeclaration" ||
@@ -548,6 +567,7 @@ export function convertSource(input: ConvertInput): Converted {
     tools: source.tools.map((tool) => ({
       exportName: tool.exportName,
       name: opencodeToolName(fileName, tool.exportName),
+      parameters: parameters.get(tool.object)!,
     })),
     notes: [...rewrite.notes].sort((a, b) => a.line - b.line),
   };

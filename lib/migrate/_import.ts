@@ -31,7 +31,9 @@ import { dirname, join, resolve } from "node:path";
 import { cacheDir } from "../common/mod.ts";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
-import { type ImportedSchemas, relocateSpecifiers } from "./_convert.ts";
+import type { ExportSchema, ImportedSchemas } from "./_convert.ts";
+import type { ImportResolver } from "./_resolve.ts";
+import { relocateSpecifiers } from "./_specifiers.ts";
 import {
   findTools,
   isParseFailure,
@@ -187,7 +189,7 @@ const RUNNER = `import process from "node:process";
 import { readFileSync } from "node:fs";
 const MARK = "\\u0001beeuni-migrate ";
 const say = (value) => process.stdout.write(MARK + JSON.stringify(value) + "\\n");
-const text = (error) => String(error && error.message || error).split("\\n")[0];
+const text = (error) => String(error && error.message || error).slice(0, 4000);
 const jobs = JSON.parse(readFileSync(process.argv[process.argv.length - 1], "utf8"));
 for (const job of jobs) {
   say({ start: job.id });
@@ -238,6 +240,8 @@ function runnerCommand(path: string): { command: string; args: string[] } {
         "--node-modules-dir=manual",
         "--allow-all",
         "--quiet",
+        // Imports as Bun and TypeScript write them: "./x.js" for x.ts, "./x".
+        "--sloppy-imports",
         "--v8-flags=--max-old-space-size=512",
         path,
       ],
@@ -336,6 +340,44 @@ function runOnce(
 }
 
 /**
+ * An error of importing an original as one whole clause: a Bun module
+ * named as such, a list the message announces with a colon kept on the
+ * line, positions and stack lines left out.
+ */
+export function importFailure(message: string): string {
+  // deno-lint-ignore no-control-regex
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, "");
+  const bun =
+    /(?:for module|Import|Cannot find (?:module|package)) ["'](bun(?::[^"']*)?)["']/
+      .exec(plain)?.[1] ??
+      (/'bun:'/.test(plain) ? "bun:" : undefined);
+  if (bun) {
+    return `it imports "${bun}", a Bun module, which exists only under Bun`;
+  }
+  const missing = /^Import "([^"]+)" not a dependency/.exec(plain)?.[1];
+  if (missing) {
+    return `it imports "${missing}", which is neither a file nor an installed package`;
+  }
+  const lines = plain.split("\n").map((line) => line.trim())
+    .filter((line) => line && !/^at /.test(line));
+  const head = (lines[0] ?? "the import failed").replace(/[.:]$/, "");
+  if (!/:$/.test(lines[0] ?? "") || lines.length < 2) return head;
+  return `${head}: ${
+    lines.slice(1).map((line) => line.replace(/^-\s*/, "")).join(", ")
+  }`;
+}
+
+/** What importing gave, each error as {@linkcode importFailure} words it. */
+function readable(result: ImportedSchemas): ImportedSchemas {
+  if ("error" in result) return { error: importFailure(result.error) };
+  const exports: Record<string, ExportSchema> = {};
+  for (const [name, got] of Object.entries(result.exports)) {
+    exports[name] = "error" in got ? { error: importFailure(got.error) } : got;
+  }
+  return { exports };
+}
+
+/**
  * Imports each job's file in a child process and returns what each gave,
  * by job id. Temporary files live in `cacheDir` and are removed after.
  */
@@ -367,7 +409,7 @@ export async function importSchemas(
     });
     while (pending.length > 0) {
       const run = await runOnce(dir, pending, timeoutMs);
-      for (const [id, result] of run.results) out.set(id, result);
+      for (const [id, result] of run.results) out.set(id, readable(result));
       if (run.stuck !== undefined && !out.has(run.stuck)) {
         out.set(run.stuck, { error: run.why ?? "the import failed" });
       }
@@ -392,6 +434,8 @@ export async function importToolSchemas(
   options: {
     env: Record<string, string | undefined>;
     say: (line: string) => void;
+    /** Finds the files the originals import (a copy imported from the cache points at them). */
+    resolver: ImportResolver;
   },
 ): Promise<void> {
   const cache = pluginCacheDir(options.env);
@@ -417,10 +461,19 @@ export async function importToolSchemas(
         continue;
       }
       const dir = dirname(full);
+      const path = file.path;
       staged = relocateSpecifiers(
         file.src,
         file.parsed.program,
-        (specifier) => pathToFileURL(join(dir, specifier)).href,
+        (specifier) => {
+          const found = options.resolver.resolve(path, specifier);
+          if (found.kind === "file") {
+            return pathToFileURL(join(root, found.path)).href;
+          }
+          return /^\.\.?\//.test(specifier)
+            ? pathToFileURL(join(dir, specifier)).href
+            : specifier;
+        },
       ).text;
     }
     jobs.push({ id: file.path, file: full, exports, modules, staged });

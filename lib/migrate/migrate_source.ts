@@ -1,20 +1,46 @@
 /**
- * `beeuni tools migrate` (O1–O4), the pure part: given opencode custom tool
+ * `beeuni tools migrate`, the pure part: given opencode custom tool
  * files read into syntax trees (and, when importing them worked, the
  * schemas opencode would hand the model), decide what to write: each tool
  * as a plain project tool module under `tools/`, the helpers they import,
  * and the manifest entries that declare them, through the one manifest
- * editor. A file whose tools cannot be declared (bad name, a name already
- * declared, an existing target) is not migrated, and says why; what needs a
+ * editor. Each tool gets a valid name (opencode's, one made from it, or
+ * the user's choice); a tool whose name cannot be declared is left out and
+ * says why, the file's other tools still migrate. A file that cannot be
+ * written (unreadable, an existing target) is not migrated; a file with no
+ * tool is a helper, copied when a migrated tool imports it. What needs a
  * look by hand is listed with `file:line`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseManifest } from "../manifest/mod.ts";
  * import { loadSourceParser } from "../project/mod.ts";
  * import { planMigrate } from "./migrate_source.ts";
  *
+ * const files: Record<string, string> = { "beeuni.yaml": "tools:\n" };
+ * const read = (path: string) => files[path];
+ * const manifest = await parseManifest("/repo", "beeuni.yaml", read);
  * const parse = await loadSourceParser();
- * const plan = planMigrate({ manifest, files: [{ path, src, parsed: parse(path, src) }], ... });
+ * const path = "harnesses/opencode/tools/to_ms.ts";
+ * const src = `import { tool } from "@opencode-ai/plugin";
+ * export default tool({
+ *   description: "Converts a duration to milliseconds",
+ *   args: {},
+ *   execute: async () => "60000",
+ * });`;
+ * const plan = await planMigrate({
+ *   manifest,
+ *   files: [{ path, src, parsed: parse(path, src) }],
+ *   read,
+ *   parse,
+ *   force: false,
+ * });
+ * assert.deepEqual(
+ *   plan.files[0].tools.map((t) => [t.name, t.module]),
+ *   [["to_ms", "tools/to_ms.ts"]],
+ * );
+ * assert.match(plan.manifest!.after, /^  to_ms: tools\/to_ms\.ts/m);
  * ```
  *
  * @module
@@ -30,14 +56,19 @@ import {
   type ToolsEntry,
 } from "../manifest/mod.ts";
 import {
+  type ConvertedTool,
   convertSource,
   helperNotes,
   type ImportedSchemas,
-  relocateSpecifiers,
 } from "./_convert.ts";
+import { nameTool } from "./_names.ts";
+import { ImportResolver, relativeSpecifier } from "./_resolve.ts";
+import { type Relocate, relocateSpecifiers } from "./_specifiers.ts";
 import {
   findTools,
   isParseFailure,
+  type Node,
+  opencodeToolName,
   type ParsedSource,
   type ParseFailure,
   type SourceParser,
@@ -49,6 +80,9 @@ export {
   PLUGIN_VERSION,
   pluginCacheDir,
 } from "./_import.ts";
+export { ImportResolver } from "./_resolve.ts";
+export { deriveToolName } from "./_names.ts";
+export { exampleArgs } from "./_example_args.ts";
 
 /** One thing to look at by hand. */
 export interface MigrateNote {
@@ -84,6 +118,10 @@ export interface MigrateRequest {
   parse: SourceParser;
   /** `--force`: overwrite existing files under `tools/`. */
   force: boolean;
+  /** `--name OLD=NEW`: a tool's name, by opencode's name (or the name made from it). */
+  renames?: ReadonlyMap<string, string>;
+  /** Finds imported files; one over `read` and `parse` when not given. */
+  resolver?: ImportResolver;
 }
 
 /** A file a migrate writes. */
@@ -98,20 +136,38 @@ export interface MigrateWrite {
   from: string;
 }
 
+/** One tool a file's migration declares. */
+export interface MigratedTool {
+  /** Its name under `tools:`. */
+  name: string;
+  /** What opencode calls it. */
+  opencodeName: string;
+  /** How it got its name: opencode's, made from it, or chosen with `--name`. */
+  how: "same" | "derived" | "chosen";
+  /** The module declaring it. */
+  module: string;
+  /** Its `parameters`. */
+  parameters: Record<string, unknown>;
+}
+
 /** What happens to one file. */
 export interface MigrateOutcome {
   /** The file's repo-relative path. */
   path: string;
   /** Whether it is migrated. */
   migrated: boolean;
-  /** Its tools and the modules declaring them. */
-  tools: { name: string; module: string }[];
+  /** Its tools that are declared, and the modules declaring them. */
+  tools: MigratedTool[];
+  /** Its tools that are left out (by opencode's name), and why. */
+  refused: { opencodeName: string; problem: string }[];
   /** The files written for it. */
   writes: MigrateWrite[];
   /** What needs a look by hand. */
   notes: MigrateNote[];
   /** Why it is not migrated. */
   problems: string[];
+  /** It holds no tool: a helper, copied to `copiedTo` when a migrated tool imports it. */
+  helper?: boolean;
   /** Where it is copied to, when it holds no tool but a migrated tool imports it. */
   copiedTo?: string;
 }
@@ -120,6 +176,8 @@ export interface MigrateOutcome {
 export interface MigratePlan {
   /** One outcome per file, in order. */
   files: MigrateOutcome[];
+  /** The `--name` keys that name no tool of the files. */
+  unusedRenames: string[];
   /** The manifest edit, when a tool is migrated. */
   manifest?: {
     /** Repo-relative path of the manifest file that gets the entries. */
@@ -133,13 +191,6 @@ export interface MigratePlan {
   };
 }
 
-const NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-/** Where a tool of the original `path` goes (`tools/<file>`). */
-function targetOf(path: string): string {
-  return `tools/${posix.basename(path)}`;
-}
-
 /** The re-export module serving the named export `exportName` of `./<file>` as a tool. */
 export function reexportSource(file: string, exportName: string): string {
   const name = /^[A-Za-z_$][\w$]*$/.test(exportName)
@@ -148,31 +199,47 @@ export function reexportSource(file: string, exportName: string): string {
   return `// The ${exportName} tool of ${file}, as its own module.\nexport { ${name} as default } from "./${file}";\n`;
 }
 
-function relativeSpecifier(fromDir: string, to: string): string {
-  const rel = posix.relative(fromDir, to);
-  return rel.startsWith(".") ? rel : `./${rel}`;
+/** What planning every file shares. */
+interface Shared {
+  request: MigrateRequest;
+  resolver: ImportResolver;
+  renames: ReadonlyMap<string, string>;
+  /** `--name` keys used. */
+  used: Set<string>;
+  /** Where each file with tools goes, by its path. */
+  targets: ReadonlyMap<string, string>;
+  /** Names under `tools:`: the manifest's, then this migrate's. */
+  declared: Map<string, unknown>;
+  /** The file of this migrate that declares a name. */
+  claimedBy: Map<string, string>;
+  /** Paths written by this migrate. */
+  taken: Set<string>;
 }
 
 /** Why the tool name cannot be declared, if it cannot. */
 function nameProblem(
-  name: string,
+  shared: Shared,
+  tool: { name: string; opencodeName: string; module: string },
   path: string,
-  declared: ReadonlyMap<string, unknown>,
-  module: string,
 ): string | undefined {
-  if (!NAME.test(name)) {
-    return `"${name}" is not a valid tool name (lowercase letters, digits and _, starting with a letter, V1): rename the file or export, then migrate it`;
-  }
+  const { name, opencodeName, module } = tool;
+  const choose = `pass --name ${opencodeName}=NEW to choose another`;
   if (isHarnessTool(name)) {
-    return `"${name}" is a harness tool name (V2): rename the file or export, then migrate it`;
+    return `"${name}" is a harness tool name (V2): ${choose}`;
   }
   if (isBeeuniTool(name)) {
-    return `"${name}" is a Beeuni tool's name: in the standard harness this file shadows the hosted "${name}" (V11); delete ${path} to use the hosted tool, or rename the file or export and migrate it`;
+    return `"${name}" is a Beeuni tool's name: in the standard harness this file shadows the hosted "${name}" (V11); delete ${path} to use the hosted tool, or pass --name ${opencodeName}=NEW to migrate it under another name`;
   }
-  if (declared.has(name) && declared.get(name) !== module) {
+  const other = shared.claimedBy.get(name);
+  if (other !== undefined) {
+    return other === path
+      ? `"${name}" is the name of two tools of this file: ${choose}`
+      : `"${name}" is also the name of a tool of ${other} in this migrate: ${choose}`;
+  }
+  if (shared.declared.has(name) && shared.declared.get(name) !== module) {
     return `"${name}" is already declared under tools: (as ${
-      JSON.stringify(declared.get(name))
-    }): rename the file or export, or remove that entry`;
+      JSON.stringify(shared.declared.get(name))
+    }): ${choose}, or remove that entry`;
   }
   return undefined;
 }
@@ -184,123 +251,250 @@ interface Placement {
   problems: string[];
 }
 
+/** Where one file's imports are placed from. */
+interface Place {
+  /** The original's repo-relative path. */
+  path: string;
+  /** Where it goes. */
+  newPath: string;
+  /** The migrated tool's folder: files inside it are copied, the rest stay. */
+  baseDir: string;
+}
+
+const SCRIPT = /\.(tsx?|jsx?|mts|mjs|cts|cjs)$/;
+const COMMONJS = /\.c[jt]s$/;
+
 /**
- * Follows the relative imports of the file `path`, which moves to
- * `newPath`: a file inside `baseDir` (the migrated tool's folder) is copied
- * to the same place under `tools/`, so its specifier stays; a file outside
- * it stays where it is and gets a specifier that leads there from the new
- * place.
+ * Places the imports of the file `at.path`, which moves to `at.newPath`:
+ * a file another tool of this migrate is (moving too) is imported from its
+ * new place; a file inside `baseDir` is copied to the same place under
+ * `tools/`; a file outside it stays where it is. Each gets a specifier
+ * with its real extension, as Deno and Node.js need.
  */
 function placer(
-  request: MigrateRequest,
-  path: string,
-  newPath: string,
-  baseDir: string,
-  migrating: ReadonlySet<string>,
+  shared: Shared,
+  at: Place,
   placement: Placement,
   seen: Set<string>,
-): (specifier: string, line: number) => string {
+): Relocate {
   return (specifier, line) => {
-    const target = posix.normalize(
-      posix.join(posix.dirname(path), specifier),
-    );
-    if (target.startsWith("../")) {
+    const found = shared.resolver.resolve(at.path, specifier);
+    if (found.kind === "package") return specifier;
+    if (found.kind !== "file") {
       placement.notes.push({
-        file: path,
+        file: at.path,
         line,
-        message:
-          `imports "${specifier}", outside the repository: the module will not find it`,
+        message: found.kind === "missing"
+          ? found.message
+          : `imports "${specifier}", outside the repository: the module will not find it`,
       });
       return specifier;
     }
-    const text = request.read(target);
-    if (text === undefined) {
-      placement.notes.push({
-        file: path,
-        line,
-        message:
-          `imports "${specifier}", which does not exist (write the file name with its extension)`,
-      });
-      return specifier;
-    }
-    const fromBase = posix.relative(baseDir, target);
+    const target = found.path;
+    const fromDir = posix.dirname(at.newPath);
+    const moving = shared.targets.get(target);
+    if (moving !== undefined) return relativeSpecifier(fromDir, moving);
+    const fromBase = posix.relative(at.baseDir, target);
     if (fromBase.startsWith("../")) {
-      return relativeSpecifier(posix.dirname(newPath), target);
+      if (!seen.has(target)) {
+        seen.add(target);
+        checkStaying(shared, target, placement, seen);
+      }
+      return relativeSpecifier(fromDir, target);
     }
     const moved = posix.join("tools", fromBase);
-    if (!migrating.has(target) && !seen.has(target)) {
+    if (!seen.has(target)) {
       seen.add(target);
       copyHelper(
-        request,
-        { path: target, moved, baseDir },
-        text,
-        migrating,
+        shared,
+        { ...at, path: target, newPath: moved },
         placement,
         seen,
       );
     }
-    return specifier;
+    return relativeSpecifier(fromDir, moved);
   };
 }
 
-/** Copies the helper `path` to `moved`, following its own relative imports. */
-function copyHelper(
-  request: MigrateRequest,
-  where: { path: string; moved: string; baseDir: string },
+/** The helper's syntax tree, or undefined (with a note) when it is not a script or cannot be read. */
+function parseHelper(
+  shared: Shared,
+  path: string,
   text: string,
-  migrating: ReadonlySet<string>,
+  placement: Placement,
+  what: string,
+): Node | undefined {
+  if (!SCRIPT.test(path)) return undefined;
+  const parsed = shared.request.parse(path, text);
+  if (!isParseFailure(parsed)) return parsed.program;
+  placement.notes.push({
+    file: path,
+    line: parsed.line,
+    message: `cannot read this helper (${parsed.message}): ${what}`,
+  });
+  return undefined;
+}
+
+/** Copies the helper `at.path` to `at.newPath`, following its own imports. */
+function copyHelper(
+  shared: Shared,
+  at: Place,
   placement: Placement,
   seen: Set<string>,
 ): void {
-  const { path, moved, baseDir } = where;
+  const { request } = shared;
+  const text = request.read(at.path)!;
   let out = text;
-  if (/\.(ts|js|mts|mjs|cts|cjs)$/.test(path)) {
-    const parsed = request.parse(path, text);
-    if (isParseFailure(parsed)) {
-      placement.notes.push({
-        file: path,
-        line: parsed.line,
-        message: `cannot read this helper (${parsed.message}): copied as is`,
-      });
-    } else {
-      const relocate = placer(
-        request,
-        path,
-        moved,
-        baseDir,
-        migrating,
-        placement,
-        seen,
-      );
-      out = relocateSpecifiers(text, parsed.program, relocate).text;
-      for (const note of helperNotes(text, parsed.program)) {
-        placement.notes.push({ file: path, ...note });
-      }
+  const program = parseHelper(shared, at.path, text, placement, "copied as is");
+  if (program) {
+    const relocated = relocateSpecifiers(
+      text,
+      program,
+      placer(shared, at, placement, seen),
+      { commonjs: COMMONJS.test(at.path), moved: at.newPath },
+    );
+    out = relocated.text;
+    for (const note of [...relocated.notes, ...helperNotes(text, program)]) {
+      placement.notes.push({ file: at.path, ...note });
     }
   }
-  const existing = request.read(moved);
+  const existing = request.read(at.newPath);
   if (existing === out) return;
   if (existing !== undefined && !request.force) {
     placement.problems.push(
-      `${moved} exists (a helper it imports would go there): pass --force to overwrite it`,
+      `${at.newPath} exists (a helper it imports would go there): pass --force to overwrite it`,
     );
     return;
   }
-  placement.writes.push({ path: moved, text: out, kind: "helper", from: path });
+  placement.writes.push({
+    path: at.newPath,
+    text: out,
+    kind: "helper",
+    from: at.path,
+  });
 }
 
-/** Plans one file; adds its names to `declared` when it is migrated. */
-function planFile(
-  request: MigrateRequest,
+/**
+ * Checks a file that stays where it is (outside the tool's folder) and is
+ * imported from there, and what it imports in turn: what would keep it
+ * from loading outside Bun is reported (migrate does not change it).
+ */
+function checkStaying(
+  shared: Shared,
+  path: string,
+  placement: Placement,
+  seen: Set<string>,
+): void {
+  const text = shared.request.read(path)!;
+  const program = parseHelper(
+    shared,
+    path,
+    text,
+    placement,
+    "check it by hand",
+  );
+  if (!program) return;
+  const relocate: Relocate = (specifier, line) => {
+    const found = shared.resolver.resolve(path, specifier);
+    const note = (message: string) =>
+      placement.notes.push({ file: path, line, message });
+    if (found.kind === "missing") note(found.message);
+    if (found.kind !== "file") return specifier;
+    const exact = relativeSpecifier(posix.dirname(path), found.path);
+    if (exact !== specifier) {
+      note(
+        `imports "${specifier}", which only Bun and TypeScript find (as ${found.path}): write "${exact}" so the migrated tool, which imports this file, loads under Deno and Node.js too`,
+      );
+    }
+    if (!seen.has(found.path)) {
+      seen.add(found.path);
+      checkStaying(shared, found.path, placement, seen);
+    }
+    return specifier;
+  };
+  const checked = relocateSpecifiers(text, program, relocate, {
+    commonjs: COMMONJS.test(path),
+    stays: true,
+  });
+  for (const note of [...checked.notes, ...helperNotes(text, program)]) {
+    placement.notes.push({ file: path, ...note });
+  }
+}
+
+/** Where the tools of the file `path` go (`tools/<name>.<ext>`), by the name of its default tool or of the file. */
+function targetOf(
+  path: string,
+  exports: readonly string[],
+  renames: ReadonlyMap<string, string>,
+): string {
+  const fileName = posix.basename(path);
+  const ext = posix.extname(fileName);
+  const naming = nameTool(
+    opencodeToolName(fileName, "default"),
+    exports.includes("default") ? renames : new Map(),
+    new Set(),
+  );
+  const stem = "name" in naming ? naming.name : fileName.slice(0, -ext.length);
+  return `tools/${stem}${ext}`;
+}
+
+/** Names the file's tools into `outcome` (declared or refused); returns the re-export modules the declared ones need. */
+function nameTools(
+  shared: Shared,
   file: MigrateFile,
-  migrating: ReadonlySet<string>,
-  declared: Map<string, unknown>,
-  taken: Set<string>,
-): MigrateOutcome {
+  tools: readonly ConvertedTool[],
+  outcome: MigrateOutcome,
+): MigrateWrite[] {
+  const target = shared.targets.get(file.path)!;
+  const ext = posix.extname(target);
+  const writes: MigrateWrite[] = [];
+  for (const tool of tools) {
+    const opencodeName = tool.name;
+    const naming = nameTool(opencodeName, shared.renames, shared.used);
+    if (!("name" in naming)) {
+      outcome.refused.push({
+        opencodeName,
+        problem:
+          `"${opencodeName}" is not a valid tool name (lowercase letters, digits and _, starting with a letter, at most 64 characters, V1) and none can be made from it: pass --name ${opencodeName}=NEW to choose one`,
+      });
+      continue;
+    }
+    const module = tool.exportName === "default"
+      ? target
+      : `tools/${naming.name}${ext}`;
+    const named = {
+      name: naming.name,
+      opencodeName,
+      how: naming.how,
+      module,
+      parameters: tool.parameters,
+    };
+    const problem = nameProblem(shared, named, file.path);
+    if (problem) {
+      outcome.refused.push({ opencodeName, problem });
+      continue;
+    }
+    shared.claimedBy.set(naming.name, file.path);
+    outcome.tools.push(named);
+    if (tool.exportName !== "default") {
+      writes.push({
+        path: module,
+        text: reexportSource(posix.basename(target), tool.exportName),
+        kind: "reexport",
+        from: file.path,
+      });
+    }
+  }
+  return writes;
+}
+
+/** Plans one file; adds its names to `shared.declared` when it is migrated. */
+function planFile(shared: Shared, file: MigrateFile): MigrateOutcome {
   const outcome: MigrateOutcome = {
     path: file.path,
     migrated: false,
     tools: [],
+    refused: [],
     writes: [],
     notes: [],
     problems: [],
@@ -312,82 +506,65 @@ function planFile(
     );
     return outcome;
   }
+  const target = shared.targets.get(file.path);
+  if (target === undefined) {
+    outcome.helper = true;
+    return outcome;
+  }
   const placement: Placement = { writes: [], notes: [], problems: [] };
+  const place = {
+    path: file.path,
+    newPath: target,
+    baseDir: posix.dirname(file.path),
+  };
   const converted = convertSource({
     path: file.path,
     src: file.src,
     parsed,
     schemas: file.schemas,
-    relocate: placer(
-      request,
-      file.path,
-      targetOf(file.path),
-      posix.dirname(file.path),
-      migrating,
-      placement,
-      new Set(),
-    ),
+    target,
+    relocate: placer(shared, place, placement, new Set()),
   });
+  // The original's notes by line, then each helper's.
+  const order = (note: MigrateNote) => note.file === file.path ? "" : note.file;
   outcome.notes = [
     ...converted.notes.map((note) => ({ file: file.path, ...note })),
     ...placement.notes,
-  ];
-  if (converted.tools.length === 0) {
-    outcome.problems.push(
-      "no tool export found (export default tool({...}), export const x = tool({...}) or a plain { description, args, execute } object): nothing to migrate",
-    );
-    return outcome;
-  }
-  const target = targetOf(file.path);
-  const ext = posix.extname(target);
+  ].sort((a, b) => order(a).localeCompare(order(b)) || a.line - b.line);
   const writes: MigrateWrite[] = [
     { path: target, text: converted.source, kind: "tool", from: file.path },
+    ...nameTools(shared, file, converted.tools, outcome),
   ];
-  const names = new Set<string>();
-  for (const tool of converted.tools) {
-    const module = tool.exportName === "default"
-      ? target
-      : `tools/${tool.name}${ext}`;
-    if (tool.exportName !== "default") {
-      writes.push({
-        path: module,
-        text: reexportSource(posix.basename(target), tool.exportName),
-        kind: "reexport",
-        from: file.path,
-      });
-    }
-    const problem = nameProblem(tool.name, file.path, declared, module) ??
-      (names.has(tool.name)
-        ? `"${tool.name}" is exported twice in this file`
-        : undefined);
-    if (problem) outcome.problems.push(problem);
-    names.add(tool.name);
-    outcome.tools.push({ name: tool.name, module });
-  }
+  if (outcome.tools.length === 0) return outcome;
   for (const write of writes) {
-    if (taken.has(write.path)) {
+    if (shared.taken.has(write.path)) {
       outcome.problems.push(
         `another file of this migrate writes ${write.path}`,
       );
-    } else if (!request.force && request.read(write.path) !== undefined) {
+    } else if (
+      !shared.request.force && shared.request.read(write.path) !== undefined
+    ) {
       outcome.problems.push(
         `${write.path} exists: pass --force to overwrite it`,
       );
     }
   }
   outcome.problems.push(...placement.problems);
-  if (outcome.problems.length > 0) return outcome;
+  if (outcome.problems.length > 0) {
+    for (const tool of outcome.tools) shared.claimedBy.delete(tool.name);
+    return outcome;
+  }
   outcome.writes = [
     ...writes,
-    ...placement.writes.filter((w) => !taken.has(w.path)),
+    ...placement.writes.filter((w) => !shared.taken.has(w.path)),
   ];
-  for (const write of outcome.writes) taken.add(write.path);
-  for (const tool of outcome.tools) declared.set(tool.name, tool.module);
+  for (const write of outcome.writes) shared.taken.add(write.path);
+  for (const tool of outcome.tools) shared.declared.set(tool.name, tool.module);
   outcome.migrated = true;
   return outcome;
 }
 
-/** The manifest file new entries go to: as eject does (E2, E3). */
+/** The manifest file new entries go to: as eject does. */
 function manifestFileFor(
   manifest: Manifest,
 ): { path: string; hasKey: boolean } {
@@ -403,8 +580,8 @@ function manifestFileFor(
 /**
  * Decides what migrating `request.files` writes. Pure. Rejects with an
  * `Error` only when the manifest cannot be edited safely (its message says
- * what to write by hand); a file that cannot be migrated is an outcome with
- * `problems`.
+ * what to write by hand); a file or tool that cannot be migrated is an
+ * outcome with `problems` or `refused`.
  */
 export async function planMigrate(
   request: MigrateRequest,
@@ -414,28 +591,39 @@ export async function planMigrate(
     for (const entry of file.tools) declared.set(entry.name, entry.value);
   }
   const existing = new Map(declared);
-  const migrating = new Set(
-    request.files.filter((file) =>
-      !isParseFailure(file.parsed) &&
-      findTools(file.parsed.program).tools.length > 0
-    ).map((file) => file.path),
-  );
-  const taken = new Set<string>();
-  const files = request.files.map((file) =>
-    planFile(request, file, migrating, declared, taken)
-  );
-  // A file without tools that a migrated tool imports is a helper: copied.
-  for (const file of files) {
-    if (migrating.has(file.path) || file.migrated) continue;
-    const copy = files.flatMap((other) => other.writes).find((write) =>
-      write.kind === "helper" && write.from === file.path
+  const renames = request.renames ?? new Map();
+  const targets = new Map<string, string>();
+  for (const file of request.files) {
+    if (isParseFailure(file.parsed)) continue;
+    const exports = findTools(file.parsed.program).tools.map((tool) =>
+      tool.exportName
     );
-    if (copy) {
-      file.problems = [];
-      file.notes = [];
-      file.copiedTo = copy.path;
+    if (exports.length > 0) {
+      targets.set(file.path, targetOf(file.path, exports, renames));
     }
   }
+  const shared: Shared = {
+    request,
+    resolver: request.resolver ??
+      new ImportResolver(request.read, request.parse),
+    renames,
+    used: new Set(),
+    targets,
+    declared,
+    claimedBy: new Map(),
+    taken: new Set(),
+  };
+  const files = request.files.map((file) => planFile(shared, file));
+  // A file without tools that a migrated tool imports is a helper: copied.
+  for (const file of files) {
+    if (!file.helper) continue;
+    file.copiedTo = files.flatMap((other) => other.writes).find((write) =>
+      write.kind === "helper" && write.from === file.path
+    )?.path;
+  }
+  const unusedRenames = [...renames.keys()].filter((key) =>
+    !shared.used.has(key)
+  );
   // A tool declared already with this module (a second migrate) keeps its line.
   const entries: ToolsEntry[] = files.filter((file) => file.migrated)
     .flatMap((file) =>
@@ -446,7 +634,7 @@ export async function planMigrate(
           comment: `migrated from ${file.path}`,
         }))
     );
-  if (entries.length === 0) return { files };
+  if (entries.length === 0) return { files, unusedRenames };
   const target = manifestFileFor(request.manifest);
   const before = request.read(target.path) ?? "";
   const after = await editManifestTools(before, entries, {
@@ -456,5 +644,9 @@ export async function planMigrate(
       value: `beeuni:${name}`,
     })),
   });
-  return { files, manifest: { path: target.path, before, after, entries } };
+  return {
+    files,
+    unusedRenames,
+    manifest: { path: target.path, before, after, entries },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * `beeuni tools migrate` (O1-O3): opencode custom tools become project
+ * `beeuni tools migrate`: opencode custom tools become project
  * tools, read with a real TypeScript parser, their `parameters` computed
  * with real zod as opencode does.
  *
@@ -7,9 +7,13 @@
  */
 
 export {
+  deriveToolName,
+  exampleArgs,
   type ExportSchema,
   type ImportedSchemas,
+  ImportResolver,
   importToolSchemas,
+  type MigratedTool,
   type MigrateFile,
   type MigrateNote,
   type MigrateOutcome,

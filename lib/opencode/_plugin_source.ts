@@ -48,9 +48,9 @@ export interface PluginConstants {
   recordFile: string;
   /** The command that starts the daemon, named when it is down. */
   startHint: string;
-  /** opencode's output limit in bytes (T6). */
+  /** opencode's output limit in bytes. */
   maxBytes: number;
-  /** opencode's output limit in lines (T6). */
+  /** opencode's output limit in lines. */
   maxLines: number;
   /** The tools to register. */
   tools: OpencodePluginTool[];
@@ -212,7 +212,7 @@ export function createBeeuniPlugin(
     }
   }
 
-  /** `head` cut so that it and `note` fit opencode's limits (T6). */
+  /** `head` cut so that it and `note` fit opencode's limits. */
   function fitted(head: string, note: string): string {
     const encoder = new TextEncoder();
     let text = head;

@@ -1,5 +1,5 @@
 /**
- * Per-agent visibility in opencode (A2, A6): for each agent of `beeuni.yaml`
+ * Per-agent visibility in opencode: for each agent of `beeuni.yaml`
  * an opencode agent file whose `permission` ends with a `deny` for every
  * tool the agent may not see, so opencode leaves those tools out of that
  * agent's tool list (a tool is hidden from the model only when its final
@@ -13,7 +13,7 @@
  * overwritten or removed either. This project's files whose agent left
  * `beeuni.yaml` are removed.
  *
- * The agent's other keys (M7: `description`, `mode`, `model`,
+ * The agent's other keys (`description`, `mode`, `model`,
  * `permission`, …) pass through to opencode untouched, except the Beeuni
  * keys `tools`, `secrets` and `connectors`; `prompt` becomes the file's
  * body. Its own `permission` rules come first and the visibility denies
@@ -82,8 +82,10 @@ const BEEUNI_AGENT_KEYS = new Set(["tools", "secrets", "connectors", "prompt"]);
 /**
  * The opencode permission names to deny so `agent` does not see the tools it
  * may not see among `hostedTools` and opencode's own tools, with the
- * standard harness couplings (A6): `write`, `edit` and `apply_patch` are the
+ * standard harness couplings: `write`, `edit` and `apply_patch` are the
  * one `edit` permission; `pty_*` follows `bash`.
+ *
+ * @returns The permission names to deny, each once, hosted tools first.
  */
 export function opencodeDenies(
   agent: AgentEntry | undefined,
@@ -115,6 +117,8 @@ export interface OpencodeAgentFile {
  * rules (its own first, then a `deny` per tool it may not see) as YAML
  * front matter, its `prompt` as the body; the line after the marker names
  * `projectDir` when given. Pure.
+ *
+ * @returns The agent's name and the file's text.
  */
 export function renderOpencodeAgent(
   agent: AgentEntry,
@@ -151,7 +155,11 @@ export function renderOpencodeAgent(
   };
 }
 
-/** Every agent of `manifest`, root file first; a name declared twice counts once. */
+/**
+ * Every agent of `manifest`, root file first; a name declared twice counts once.
+ *
+ * @returns The agents, each once.
+ */
 export function manifestAgents(manifest: Manifest): AgentEntry[] {
   const agents: AgentEntry[] = [];
   for (const file of manifest.files) {
@@ -209,6 +217,9 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
  * leaving the user's own files and other projects' files alone, and
  * removes this project's files of agents that are gone and the temporary
  * files a killed write of an agent's file left.
+ *
+ * @returns The paths written, unchanged, left alone and removed.
+ * @throws {Error} When the folder or a file cannot be written.
  */
 export function writeOpencodeAgents(options: {
   /** The opencode config folder. */
@@ -328,6 +339,10 @@ export function opencodeTarget(
  * project's own folder, it first adds the folder to the checkout's
  * `info/exclude` (once). The daemon calls it on start and after every
  * successful reload.
+ *
+ * @returns What was written, and whether the project's folder is kept out of
+ * git.
+ * @throws {Error} When the folder or a file cannot be written.
  */
 export function writeOpencodeConfig(
   options: OpencodeConfigOptions,
@@ -382,6 +397,8 @@ export interface SyncOpencodeOptions extends OpencodeConfigOptions {
  * `announce`, `[opencode] … are up to date` otherwise), each of the user's
  * agent files left alone, and any failure (the daemon keeps serving
  * either way).
+ *
+ * @returns What was written, or `undefined` when writing failed (logged).
  */
 export function syncOpencodeConfig(
   options: SyncOpencodeOptions,

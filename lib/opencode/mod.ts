@@ -1,5 +1,5 @@
 /**
- * The standard harness (D3): the opencode plugin that forwards calls to
+ * The standard harness: the opencode plugin that forwards calls to
  * the daemon, and one agent file per agent of the manifest.
  *
  * @module

@@ -1,12 +1,12 @@
 /**
- * The opencode plugin the daemon writes for the standard harness (D3): one
+ * The opencode plugin the daemon writes for the standard harness: one
  * file that registers every tool the daemon serves, with its description
  * and its exact JSON Schema, and forwards each call to
  * `POST <daemon>/beeuni/tools/<name>`.
  *
  * Its code is {@linkcode createBeeuniPlugin} (a type-checked module),
  * written out with `Function.prototype.toString()`; what the file fixes
- * is injected as one JSON literal: the tools, T6's limits
+ * is injected as one JSON literal: the tools, the output limits
  * ({@linkcode MAX_OUTPUT_BYTES}, {@linkcode MAX_OUTPUT_LINES}), the start
  * command and the path of the project's daemon record. The file:
  * - imports types only from `@opencode-ai/plugin` (erased when opencode
@@ -72,6 +72,8 @@ export const PROJECT_OPENCODE_DIR = ".opencode";
 /**
  * opencode's global config folder: `$XDG_CONFIG_HOME/opencode`, or
  * `~/.config/opencode`.
+ *
+ * @returns The folder's absolute path, which may not exist yet.
  */
 export function opencodeConfigDir(
   env: Record<string, string | undefined> = {},
@@ -101,6 +103,8 @@ function commentSafe(text: string): string {
  * The source text of the opencode plugin that forwards `tools` to the
  * daemon named in `recordFile`. Pure: the same options give the same
  * bytes, whatever port the daemon listens on.
+ *
+ * @returns The plugin's TypeScript source.
  *
  * @example
  * ```ts
@@ -184,7 +188,10 @@ export function placeOpencodePlugin(
  * `<configDir>/plugins/beeuni.ts` atomically (a temporary file in the same
  * folder, then a rename; nothing is written when the bytes are the same),
  * creating the folders, and removes the temporary files a killed write of
- * it left there. Returns the file's path.
+ * it left there.
+ *
+ * @returns The plugin file's path.
+ * @throws {Error} When the folder or the file cannot be written.
  */
 export function writeOpencodePlugin(
   options: WriteOpencodePluginOptions,

@@ -1,5 +1,5 @@
 /**
- * The I/O edge of the manifest toolkit: finds `beeuni.yaml` (M1), reads it
+ * The I/O edge of the manifest toolkit: finds `beeuni.yaml`, reads it
  * and its imports from disk, asks git which files it tracks, and runs the
  * parser, the validator and the resolver. Runtime-neutral (`node:*` only).
  *
@@ -53,7 +53,7 @@ export interface Project {
 
 /** Options of {@linkcode loadProject}. */
 export interface LoadProjectOptions {
-  /** The directory to search from (M1) and to resolve `manifest` against. */
+  /** The directory to search from and to resolve `manifest` against. */
   cwd: string;
   /** A path to the root manifest (or to its folder), overriding the search. */
   manifest?: string;
@@ -69,7 +69,7 @@ export interface LoadProjectOptions {
 
 /**
  * The tool names opencode gives the files of the legacy folder whose named
- * exports may make a Beeuni tool's name (O4: `image.ts` exporting `search`
+ * exports may make a Beeuni tool's name (`image.ts` exporting `search`
  * is `image_search`), by file name. Only such files are read, and only
  * then is the parser loaded (V11).
  */
@@ -182,18 +182,32 @@ function trackedFiles(root: string): Set<string> {
 }
 
 /**
- * Loads the project for `options.cwd`: finds the root manifest (M1, or
+ * Loads the project for `options.cwd`: finds the root manifest (or
  * `options.manifest`), parses it and its imports, gathers the facts the
  * validator needs (existence, real paths, git tracking, the standard
  * harness's tool folder), and validates and resolves it.
  *
- * Throws an `Error` with a readable message only when there is no manifest
- * to load; every problem inside the manifest is a diagnostic.
+ * Every problem inside the manifest is a diagnostic, never thrown.
+ *
+ * @returns The project: its manifest, the facts about its files, its
+ * diagnostics and the tool set a session gets.
+ * @throws {ManifestNotFoundError} When there is no manifest to load.
  *
  * @example
- * ```ts ignore
- * const project = await loadProject({ cwd: "." });
- * console.log(project.toolSet.tools.map((tool) => tool.name));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadProject } from "@beeuni/tools";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${dir}/beeuni.yaml`,
+ *   "tools:\n  web_search: beeuni:web_search\n  to_ms: tools/to_ms.ts\n",
+ * );
+ * const project = await loadProject({ cwd: dir });
+ * assert.deepEqual(project.toolSet.tools.map((tool) => tool.name), ["web_search", "to_ms"]);
+ * // tools/to_ms.ts does not exist yet
+ * assert.deepEqual(project.diagnostics.map((d) => d.rule), ["V5"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadProject(

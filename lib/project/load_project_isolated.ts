@@ -58,10 +58,17 @@ interface Pending {
  * stays (without keeping the process alive) so later loads skip the start.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isolatedLoader } from "./load_project_isolated.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/beeuni.yaml`, "tools:\n  show: beeuni:show\n");
  * const loader = isolatedLoader({ heapMb: 256 });
- * const project = await loader.load({ cwd: ".", tracking: false });
+ * const project = await loader.load({ cwd: dir, tracking: false });
+ * assert.deepEqual(project.toolSet.tools.map((tool) => tool.name), ["show"]);
  * await loader.close();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function isolatedLoader(
@@ -170,9 +177,15 @@ export function isolatedLoader(
  * then stops the worker.
  *
  * @example
- * ```ts ignore
- * const project = await loadProjectIsolated({ cwd: ".", tracking: false });
- * console.log(project.diagnostics.length);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadProjectIsolated } from "./load_project_isolated.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/beeuni.yaml`, "tools: [oops\n");
+ * const project = await loadProjectIsolated({ cwd: dir, tracking: false });
+ * assert.equal(project.diagnostics[0].severity, "error");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadProjectIsolated(

@@ -1,5 +1,5 @@
 /**
- * The project stage: finds a project's root manifest (M1), reads it and
+ * The project stage: finds a project's root manifest, reads it and
  * its imports from disk, gathers what the validator needs to know about the
  * files (existence, symlinks, git, the legacy opencode folder), and
  * validates and resolves it.
@@ -11,6 +11,7 @@ export {
   findManifest,
   locateManifest,
   MANIFEST_NAME,
+  ManifestNotFoundError,
 } from "./locate_manifest.ts";
 export {
   loadProject,

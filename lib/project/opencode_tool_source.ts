@@ -1,15 +1,17 @@
 /**
  * Reading an opencode custom tool file with a real parser (`@babel/parser`,
  * loaded on first use only): which of its exports are tools and what
- * opencode names them (O4: the file name for the default export,
+ * opencode names them (the file name for the default export,
  * `<file>_<export>` for each other one).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeToolNames } from "./opencode_tool_source.ts";
  *
- * await opencodeToolNames("image.ts", 'export const search = tool({ ... })');
- * // ["image_search"]
+ * const src = `import { tool } from "@opencode-ai/plugin";
+ * export const search = tool({ description: "d", args: {}, execute: () => "" });`;
+ * assert.deepEqual(await opencodeToolNames("image.ts", src), ["image_search"]);
  * ```
  *
  * @module
@@ -314,7 +316,7 @@ export function findTools(program: Node): ToolSource {
   return { tools, ...info };
 }
 
-/** opencode's name for the export `exportName` of the file `fileName` (O4). */
+/** opencode's name for the export `exportName` of the file `fileName`. */
 export function opencodeToolName(fileName: string, exportName: string): string {
   const base = fileName.replace(/^.*\//, "").replace(/\.[^.]+$/, "");
   return exportName === "default" ? base : `${base}_${exportName}`;
@@ -322,7 +324,7 @@ export function opencodeToolName(fileName: string, exportName: string): string {
 
 /**
  * The names opencode gives the tools of the file `fileName` whose text is
- * `src` (O4); empty when the file cannot be read.
+ * `src`; empty when the file cannot be read.
  */
 export async function opencodeToolNames(
   fileName: string,

@@ -21,8 +21,16 @@ export interface FirstEntries {
  * cannot be listed.
  *
  * @example
- * ```ts ignore
- * const { names, more } = await firstEntries("/tmp/outputs", 5_000);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstEntries } from "./first_entries.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * for (const name of ["a", "b", "c"]) await Deno.writeTextFile(`${dir}/${name}`, "");
+ * const { names, more } = await firstEntries(dir, 2);
+ * assert.equal(names.length, 2);
+ * assert.equal(more, true);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function firstEntries(

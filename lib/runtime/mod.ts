@@ -6,14 +6,16 @@
  * and file watching; and the start of a folder's listing, read lazily.
  *
  * @example Serve a handler on whichever runtime runs this
- * ```ts ignore
+ * ```ts
  * import { loadRuntime } from "./mod.ts";
+ *
  * const runtime = await loadRuntime();
  * const server = await runtime.serve(
  *   { hostname: "127.0.0.1", port: 0 },
  *   () => new Response("hi"),
  * );
  * runtime.io().stdout(`listening on ${server.port}\n`);
+ * await server.shutdown();
  * ```
  *
  * @module
@@ -58,7 +60,11 @@ function nodeProcess(): NodeProcess | undefined {
   return (globalThis as { process?: NodeProcess }).process;
 }
 
-/** Which runtime runs this code. */
+/**
+ * Which runtime runs this code.
+ *
+ * @returns `"deno"`, `"bun"` or `"node"`.
+ */
 export function runtimeName(): RuntimeName {
   const global = globalThis as Record<string, unknown>;
   if (typeof global.Deno === "object") return "deno";
@@ -88,7 +94,11 @@ export async function dependencyProblem(): Promise<string | undefined> {
   return await missingDependenciesProblem();
 }
 
-/** The adapter of the runtime that runs this code. */
+/**
+ * The adapter of the runtime that runs this code.
+ *
+ * @returns The adapter of Deno, Node.js or Bun, loaded on first use.
+ */
 export async function loadRuntime(): Promise<Runtime> {
   switch (runtimeName()) {
     case "deno":
@@ -115,6 +125,8 @@ function realPath(process: NodeProcess, path: string): string {
  * Whether the module whose `import.meta` is `meta` is the program's entry:
  * `import.meta.main` where the runtime has it (Deno, Bun, Node.js 24.2+),
  * otherwise whether the script Node.js was started with is that module.
+ *
+ * @returns `true` when that module is the program's entry.
  */
 export function isMainModule(meta: ImportMeta): boolean {
   const main = (meta as { main?: unknown }).main;

@@ -1,5 +1,6 @@
 /**
- * The project's local secret store (D6): set, list, read and remove\nsecrets, one file per project outside any checkout.
+ * The project's local secret store: set, list, read and remove secrets,
+ * one file per project outside any checkout.
  *
  * @module
  */
@@ -13,5 +14,6 @@ export {
   secretNames,
   type SecretsEnv,
   secretsFile,
+  SecretStoreError,
   setSecret,
 } from "./secret_store.ts";

@@ -1,5 +1,5 @@
 /**
- * The project's local secret store (D6): one JSON file per project, outside
+ * The project's local secret store: one JSON file per project, outside
  * any git checkout, file mode 0600, always written atomically (a temporary
  * file in the same folder, then a rename). Every change reads, changes and
  * writes the file while holding its lock (`<file>.lock`), so concurrent
@@ -11,15 +11,6 @@
  * `$XDG_STATE_HOME/beeuni/secrets/<sha256 of the project root>.json`
  * (`~/.local/state` when `XDG_STATE_HOME` is unset), or the path in
  * `BEEUNI_SECRETS_FILE` when that variable is set.
- *
- * @example Store, read and remove a secret
- * ```ts ignore
- * import { readSecrets, removeSecret, setSecret } from "@beeuni/tools";
- * const env = { BEEUNI_SECRETS_FILE: "/tmp/example_secrets.json" };
- * setSecret("/work/project", "WEATHER_API_KEY", "abc123", env);
- * readSecrets("/work/project", env); // { WEATHER_API_KEY: "abc123" }
- * removeSecret("/work/project", "WEATHER_API_KEY", env); // true
- * ```
  *
  * @module
  */
@@ -43,7 +34,12 @@ export type SecretsEnv = Env;
 /** What a secret name must look like: an environment variable name. */
 export const SECRET_NAME_PATTERN: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Whether `name` is a valid secret name ({@linkcode SECRET_NAME_PATTERN}). */
+/**
+ * Whether `name` is a valid secret name ({@linkcode SECRET_NAME_PATTERN}).
+ *
+ * @returns `true` for a name made of letters, digits and `_`, not starting
+ * with a digit.
+ */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME_PATTERN.test(name);
 }
@@ -51,11 +47,32 @@ export function isSecretName(name: string): boolean {
 /**
  * The secret store file of the project at `root`: `BEEUNI_SECRETS_FILE`
  * when set, else `<stateDir>/secrets/<projectKey(root)>.json`.
+ *
+ * @returns The absolute path of the store file, which may not exist yet.
  */
 export function secretsFile(root: string, env: SecretsEnv): string {
   const override = env.BEEUNI_SECRETS_FILE;
   if (override) return resolve(override);
   return join(stateDir(env), "secrets", `${projectKey(root)}.json`);
+}
+
+/**
+ * The secret store file cannot be read: it is not readable (`cause` is the
+ * file system's error), not JSON, or has no `secrets` object. Never
+ * carries the file's text, which may hold secret values. The message says
+ * what to do: fix or delete the file.
+ */
+export class SecretStoreError extends Error {
+  /** Always `"SecretStoreError"`. */
+  override name = "SecretStoreError";
+  /** The store file. */
+  readonly path: string;
+
+  /** A store at `path` that cannot be read, with the message a person reads. */
+  constructor(message: string, path: string, options?: ErrorOptions) {
+    super(message, options);
+    this.path = path;
+  }
 }
 
 interface StoreFile {
@@ -70,23 +87,30 @@ function readStore(path: string): Record<string, string> {
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return {};
     const reason = (error as { code?: string }).code ?? "unreadable";
-    throw new Error(`cannot read secret store "${path}": ${reason}`);
+    throw new SecretStoreError(
+      `cannot read secret store "${path}": ${reason}`,
+      path,
+      { cause: error },
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    // The parser's message may quote the file's text: never echo it.
-    throw new Error(
+    // The parser's message may quote the file's text: never echo it, nor
+    // keep it as the cause.
+    throw new SecretStoreError(
       `cannot read secret store "${path}": not valid JSON (fix or delete the file)`,
+      path,
     );
   }
   const secrets = (data as Partial<StoreFile> | null)?.secrets;
   if (
     typeof secrets !== "object" || secrets === null || Array.isArray(secrets)
   ) {
-    throw new Error(
+    throw new SecretStoreError(
       `cannot read secret store "${path}": no "secrets" object (fix or delete the file)`,
+      path,
     );
   }
   const result: Record<string, string> = {};
@@ -126,7 +150,7 @@ function updateStore(
 
 function checkName(name: string): void {
   if (!isSecretName(name)) {
-    throw new Error(
+    throw new RangeError(
       `invalid secret name "${name}": use letters, digits and "_", not starting with a digit`,
     );
   }
@@ -136,6 +160,10 @@ function checkName(name: string): void {
  * Every secret stored for the project at `root`, by name, at its current
  * value. A missing store is empty. Read from disk on every call, so a
  * changed secret is seen at once.
+ *
+ * @returns The secrets by name; `{}` when the store does not exist.
+ * @throws {SecretStoreError} When the store cannot be read or is not a
+ * store.
  */
 export function readSecrets(
   root: string,
@@ -144,12 +172,25 @@ export function readSecrets(
   return readStore(secretsFile(root, env));
 }
 
-/** The names of the secrets stored for the project at `root`, sorted. */
+/**
+ * The names of the secrets stored for the project at `root`, sorted.
+ *
+ * @returns The names, sorted.
+ * @throws {SecretStoreError} When the store cannot be read.
+ */
 export function secretNames(root: string, env: SecretsEnv): string[] {
   return Object.keys(readSecrets(root, env)).sort();
 }
 
-/** Stores `value` under `name` for the project at `root`; returns the store's path. */
+/**
+ * Stores `value` under `name` for the project at `root`.
+ *
+ * @returns The store file's path.
+ * @throws {RangeError} When `name` is not a valid secret name.
+ * @throws {SecretStoreError} When the store cannot be read.
+ * @throws {Error} When the store's lock stays held by another process past
+ * its timeout.
+ */
 export function setSecret(
   root: string,
   name: string,
@@ -163,7 +204,15 @@ export function setSecret(
   }).path;
 }
 
-/** Removes the secret `name` of the project at `root`; false when it was not stored. */
+/**
+ * Removes the secret `name` of the project at `root`.
+ *
+ * @returns `true` when it was stored and is now removed.
+ * @throws {RangeError} When `name` is not a valid secret name.
+ * @throws {SecretStoreError} When the store cannot be read.
+ * @throws {Error} When the store's lock stays held by another process past
+ * its timeout.
+ */
 export function removeSecret(
   root: string,
   name: string,

@@ -1,5 +1,5 @@
 /**
- * The web UI the daemon serves (W1–W3): a page to pick an agent, see its
+ * The web UI the daemon serves: a page to pick an agent, see its
  * tools, call them from a form generated from their JSON Schema, watch
  * every call the daemon runs, and see the Beeuni tools' output in their own
  * views.
@@ -32,10 +32,13 @@
  * | POST | `/beeuni/web/code` | `{ url, code, expiresInSeconds }`: a fresh one-time address | token |
  *
  * @example Serve the UI beside the daemon's routes
- * ```ts ignore
+ * ```ts ignore (needs a project with a beeuni.yaml)
+ * import { createHost } from "../host/mod.ts";
  * import { createHandler } from "../http/mod.ts";
  * import { createWebHandler, webMounts, webScope } from "./mod.ts";
  *
+ * const host = await createHost({ directory: "/workspace" });
+ * const token = "a-long-random-token";
  * const web = createWebHandler({ host });
  * const handler = createHandler({
  *   host,
@@ -247,6 +250,8 @@ function cookieOpens(path: string): boolean {
 /**
  * Builds the UI's routes over `options.host`. It records the host's calls
  * from now on (for the history) until {@linkcode WebHandler.close}.
+ *
+ * @returns The UI's routes, for {@linkcode webMounts} and {@linkcode webScope}.
  */
 export function createWebHandler(options: WebOptions): WebHandler {
   const { host } = options;
@@ -382,6 +387,8 @@ export function createWebHandler(options: WebOptions): WebHandler {
  * handler: minting codes and the page's API behind the token, and at `/` a
  * page saying where the address is. Give the handler
  * {@linkcode webScope} too.
+ *
+ * @returns The mounts, in the order the handler checks them.
  */
 export function webMounts(web: WebHandler): Mount[] {
   return [
@@ -403,6 +410,8 @@ export function webMounts(web: WebHandler): Mount[] {
  * files and signing in without a credential; the page's API and the
  * daemon's `/beeuni/` routes with the token or the session cookie; every
  * response with {@linkcode UI_HEADERS}.
+ *
+ * @returns The scope, for the daemon handler's `scope` option.
  */
 export function webScope(web: WebHandler): Scope {
   return {

@@ -1,5 +1,5 @@
 // How a call is shown. The five Beeuni tools each have a view, chosen by
-// tool name (W2): `show` and `memory` read the call's arguments,
+// tool name: `show` and `memory` read the call's arguments,
 // `web_search`, `image_search` and `scrape_webpage` read the output JSON.
 // A view that does not find the shape it reads (an edited copy) gives way
 // to the raw output. Other tools' output shows as JSON or text.
