@@ -46,7 +46,7 @@ type ServeOnConnection = (
  * connection it accepts. Deno has it as an internal, not in its public API
  * (Deno 2.9 has it); `undefined` where this Deno does not.
  */
-export function serveOnConnection(): ServeOnConnection | undefined {
+function serveOnConnection(): ServeOnConnection | undefined {
   const deno = Deno as unknown as { internal?: unknown };
   if (typeof deno.internal !== "symbol") return undefined;
   const internals = (Deno as unknown as Record<symbol, unknown>)[
