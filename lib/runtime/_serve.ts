@@ -1,7 +1,7 @@
-// The server of every adapter, loaded with the first one: `node:http` (and
-// the guard's modules) cost a command that serves nothing, `beeuni --help`
-// included, about half of Node.js's own start-up and more than Deno's
-// (see docs/benchmarks.md).
+// The server of the Node.js and Bun adapters, loaded with the first one:
+// `node:http` (and the guard's modules) cost a command that serves nothing,
+// `beeuni --help` included, about half of Node.js's own start-up (see
+// docs/benchmarks.md).
 
 import type { Handler, ServeOptions, Server } from "./types.ts";
 

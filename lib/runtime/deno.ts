@@ -1,14 +1,19 @@
 /**
  * The Deno adapter: `Deno.watchFs`, `Deno.addSignalListener`, and Deno's
- * `node:http` behind the connection guard (`Deno.serve` has no hold on a
- * connection before its request, so it can neither cap connections nor
- * close an idle one).
+ * own HTTP server (the one behind `Deno.serve`) on connections the adapter
+ * accepts itself, behind the connection guard.
  *
  * @module
  */
 
-import type { Io, Runtime, Watcher } from "./types.ts";
-import { serve } from "./_serve.ts";
+import type {
+  Handler,
+  Io,
+  Runtime,
+  ServeOptions,
+  Server,
+  Watcher,
+} from "./types.ts";
 
 const encoder = new TextEncoder();
 
@@ -73,6 +78,14 @@ function watchDirs(
       watcher.close();
     },
   };
+}
+
+/**
+ * Serves like `serveDeno()`, importing it on the first call: the server
+ * and the connection guard cost a command that serves nothing.
+ */
+async function serve(options: ServeOptions, handler: Handler): Promise<Server> {
+  return (await import("./_deno_serve.ts")).serveDeno(options, handler);
 }
 
 /** The toolkit's view of Deno. */
