@@ -190,12 +190,12 @@ for (const format of Object.keys(MODELS) as WireFormat[]) {
       assert.match(log.stdout, /Call the weather_now tool once/);
       assert.match(
         log.stdout,
-        /tool result weather_now: ok in \d+ ms; the model read:\n    Sunny, 21 °C in Berlin\n/,
+        /tool result weather_now: ok in \d+ ms; the model read:\n {4}Sunny, 21 °C in Berlin\n/,
       );
       assert.match(log.stdout, /^tool call weather_now \{"city":"Berlin"\}$/m);
       assert.match(
         log.stdout,
-        /tool result fail: error in \d+ ms; the model read:\n    the shelf is empty\n/,
+        /tool result fail: error in \d+ ms; the model read:\n {4}the shelf is empty\n/,
       );
       assert.match(log.stdout, /tool result secret_tool: not_found in \d+ ms/);
       assert.match(log.stdout, /tool result broken: not_found in \d+ ms/);
@@ -499,5 +499,57 @@ Deno.test("the session store skips a torn last line and keeps only the newest se
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("each command of the README's testing steps runs, ending with a session and its log (S1, S2)", async () => {
+  const readme = await Deno.readTextFile(
+    new URL("../README.md", import.meta.url),
+  );
+  const section = readme.split("### Test a tool")[1].split("\n## ")[0];
+  const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((block) => block[1].trim().split("\n"));
+  assert.deepEqual(commands.map((line) => line.split(" ").slice(0, 3)), [
+    ["beeuni", "validate", "--load"],
+    ["beeuni", "tools", "ls"],
+    ["beeuni", "tools", "call"],
+    ["beeuni", "sessions", "new"],
+    ["beeuni", "sessions", "log"],
+  ]);
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  weather_now: tools/weather_now.ts\n",
+    "tools/weather_now.ts": FILES["tools/weather_now.ts"],
+  });
+  await using state = await isolatedState();
+  const server = startModelServer("openai-responses", [
+    { calls: [{ name: "weather_now", args: { city: "Berlin" } }] },
+    { text: "Sunny, 21 °C in Berlin" },
+  ]);
+  try {
+    const env = {
+      ...state.env,
+      BEEUNI_MODEL: "openai/gpt-test",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.baseUrl,
+    };
+    let id = "";
+    for (const line of commands) {
+      // The words as a shell would split them (single or double quotes).
+      const words = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map(
+        (m) => m[1] ?? m[2] ?? m[3],
+      ).slice(1).map((word) => word === "<id>" ? id : word);
+      const out = await beeuni(repo.dir, words, { env });
+      assert.equal(out.code, 0, `${line}\n${out.stderr}`);
+      if (words[0] === "sessions" && words[1] === "new") {
+        id = sessionId(out.stdout);
+        assert.match(out.stdout, /^\[tool\] weather_now ok \d+ ms$/m);
+      }
+      if (words[1] === "log") {
+        assert.match(out.stdout, /tool result weather_now: ok in \d+ ms/);
+      }
+    }
+    assert.notEqual(id, "");
+  } finally {
+    await server.close();
   }
 });

@@ -9,6 +9,7 @@
  */
 
 import type { LanguageModel } from "ai";
+import { importSdk } from "./_sdk.ts";
 
 /** The providers a session can talk to. */
 export type Provider = "openai" | "anthropic" | "openai-compatible";
@@ -106,17 +107,17 @@ export async function languageModel(
   const { apiKey, baseURL, model } = settings;
   switch (settings.provider) {
     case "openai": {
-      const { createOpenAI } = await import("@ai-sdk/openai");
+      const { createOpenAI } = await importSdk("@ai-sdk/openai");
       // The default OpenAI model API is Responses.
       return createOpenAI({ apiKey, baseURL })(model);
     }
     case "anthropic": {
-      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      const { createAnthropic } = await importSdk("@ai-sdk/anthropic");
       return createAnthropic({ apiKey, baseURL })(model);
     }
     case "openai-compatible": {
-      const { createOpenAICompatible } = await import(
-        "@ai-sdk/openai-compatible"
+      const { createOpenAICompatible } = await importSdk(
+        "@ai-sdk/openai-compatible",
       );
       return createOpenAICompatible({
         name: "openai-compatible",

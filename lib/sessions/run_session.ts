@@ -14,6 +14,7 @@ import type { CallOutcome, Host, HostedTool } from "../host/mod.ts";
 import { type Provider, toolSchemaFor } from "./model.ts";
 import type { SessionRecord, SessionWriter, ToolCallStatus } from "./record.ts";
 import { toolListFingerprint } from "./_sources.ts";
+import { importSdk } from "./_sdk.ts";
 
 /** The most model turns of a session by default. */
 export const DEFAULT_MAX_STEPS = 20;
@@ -136,7 +137,7 @@ export async function runSession(
 
   let ai: typeof import("ai");
   try {
-    ai = await import("ai");
+    ai = await importSdk("ai");
   } catch (error) {
     return await end({ status: "failed", error: errorMessage(error) });
   }
