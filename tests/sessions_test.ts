@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beeuni, tempRepo } from "./_helpers.ts";
+import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { waitFor } from "./_daemon.ts";
-import { startModelServer, type WireFormat } from "./_model_servers.ts";
+import {
+  startModelServer,
+  type Turn,
+  type WireFormat,
+} from "./_model_servers.ts";
 import { isProcessRunning } from "../lib/common/mod.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 import {
@@ -50,16 +54,6 @@ agents:
 `,
 };
 
-async function isolatedState(): Promise<
-  { env: Record<string, string>; [Symbol.asyncDispose](): Promise<void> }
-> {
-  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
-  return {
-    env: { XDG_STATE_HOME: state, TMPDIR: state },
-    [Symbol.asyncDispose]: () => Deno.remove(state, { recursive: true }),
-  };
-}
-
 const MODELS: Record<
   WireFormat,
   { model: string; env: (url: string) => Record<string, string> }
@@ -90,11 +84,44 @@ const sessionId = (stdout: string) => {
 /** The saved-output file named in a cut output, which differs per call. */
 const unsaved = (text: string) => text.replace(/\/\S+\.txt/g, "<file>");
 
+/**
+ * A project of `FILES` (its folder given to `turns`), a state folder of its
+ * own and a model server of `format` answering `turns`; `run` runs
+ * `beeuni` there with the model set through the environment.
+ */
+async function sessionFixture(
+  format: WireFormat,
+  turns: Turn[] | ((dir: string) => Turn[]),
+  files: Record<string, string> = FILES,
+) {
+  const repo = await tempRepo(files);
+  const state = await isolatedState();
+  const server = startModelServer(
+    format,
+    typeof turns === "function" ? turns(repo.dir) : turns,
+  );
+  const env = {
+    ...state.env,
+    BEEUNI_MODEL: MODELS[format].model,
+    ...MODELS[format].env(server.baseUrl),
+  };
+  return {
+    dir: repo.dir,
+    env,
+    server,
+    run: (args: string[], more: Record<string, string> = {}) =>
+      beeuni(repo.dir, args, { env: { ...env, ...more } }),
+    [Symbol.asyncDispose]: async () => {
+      await server.close();
+      await state[Symbol.asyncDispose]();
+      await repo[Symbol.asyncDispose]();
+    },
+  };
+}
+
 for (const format of Object.keys(MODELS) as WireFormat[]) {
   Deno.test(`a ${format} session offers the agent's loaded tools, and the model reads what the host returns for each call, ok, thrown, hidden, not loaded and cut (S1, S2, T6, C2)`, async () => {
-    await using repo = await tempRepo(FILES);
-    await using state = await isolatedState();
-    const server = startModelServer(format, [
+    await using fx = await sessionFixture(format, [
       {
         text: "Let me check.",
         calls: [
@@ -107,152 +134,132 @@ for (const format of Object.keys(MODELS) as WireFormat[]) {
       },
       { text: "It is sunny in Berlin." },
     ]);
-    try {
-      const { model, env } = MODELS[format];
-      const out = await beeuni(repo.dir, [
-        "sessions",
-        "new",
-        "--wait",
-        "--agent",
-        "tester",
-        "--model",
-        model,
-        "--prompt",
-        "Call the weather_now tool once with city Berlin and print its output.",
-      ], { env: { ...state.env, ...env(server.baseUrl) } });
-      assert.equal(out.code, 0, out.stderr);
-      const id = sessionId(out.stdout);
-      assert.match(out.stdout, /Let me check\./);
-      assert.match(out.stdout, /It is sunny in Berlin\./);
-      for (
-        const [name, status] of [
-          ["weather_now", "ok"],
-          ["fail", "error"],
-          ["big", "ok"],
-          ["secret_tool", "not_found"],
-          ["broken", "not_found"],
-        ]
-      ) {
-        assert.match(
-          out.stdout,
-          new RegExp(`^\\[tool\\] ${name} ${status} \\d+ ms$`, "m"),
-        );
-      }
-
-      // Offered: what the agent sees and what loaded.
-      assert.deepEqual(server.toolsOffered(0), ["big", "fail", "weather_now"]);
-      assert.equal(server.requests.length, 2);
-
-      // What the model read, against `tools call` (the same host).
-      const read = [...server.toolResults(1).values()];
-      assert.equal(read.length, 5);
-      const call = async (name: string, args = "{}") =>
-        await beeuni(repo.dir, [
-          "tools",
-          "call",
-          name,
-          "--agent",
-          "tester",
-          "--args",
-          args,
-        ], { env: state.env });
-      const weather = await call("weather_now", '{"city":"Berlin"}');
-      assert.equal(read[0].text, weather.stdout.replace(/\n$/, ""));
-      assert.equal(read[0].text, "Sunny, 21 °C in Berlin");
-      const fail = await call("fail");
-      assert.equal(read[1].text, fail.stderr.replace(/\n$/, ""));
-      assert.match(read[1].text, /the shelf is empty/);
-      const big = await call("big");
-      assert.equal(
-        unsaved(read[2].text),
-        unsaved(big.stdout.replace(/\n$/, "")),
-      );
-      assert.ok(read[2].text.length < 25000);
-      // A hidden tool and one that did not load answer as a name that
-      // does not exist does on MCP.
-      assert.equal(read[3].text, "Tool secret_tool not found");
-      assert.equal(read[4].text, "Tool broken not found");
-      if (format === "anthropic") {
-        assert.deepEqual(read.map((r) => r.isError), [
-          false,
-          true,
-          false,
-          true,
-          true,
-        ]);
-      }
-
-      // The log shows each call with its status and what the model read.
-      const log = await beeuni(repo.dir, ["sessions", "log", id], {
-        env: state.env,
-      });
-      assert.equal(log.code, 0, log.stderr);
-      assert.match(log.stdout, /Call the weather_now tool once/);
+    const { model } = MODELS[format];
+    const out = await fx.run([
+      "sessions",
+      "new",
+      "--wait",
+      "--agent",
+      "tester",
+      "--model",
+      model,
+      "--prompt",
+      "Call the weather_now tool once with city Berlin and print its output.",
+    ]);
+    assert.equal(out.code, 0, out.stderr);
+    const id = sessionId(out.stdout);
+    assert.match(out.stdout, /Let me check\./);
+    assert.match(out.stdout, /It is sunny in Berlin\./);
+    for (
+      const [name, status] of [
+        ["weather_now", "ok"],
+        ["fail", "error"],
+        ["big", "ok"],
+        ["secret_tool", "not_found"],
+        ["broken", "not_found"],
+      ]
+    ) {
       assert.match(
-        log.stdout,
-        /tool result weather_now: ok in \d+ ms; the model read:\n {4}Sunny, 21 °C in Berlin\n/,
+        out.stdout,
+        new RegExp(`^\\[tool\\] ${name} ${status} \\d+ ms$`, "m"),
       );
-      assert.match(log.stdout, /^tool call weather_now \{"city":"Berlin"\}$/m);
-      assert.match(
-        log.stdout,
-        /tool result fail: error in \d+ ms; the model read:\n {4}the shelf is empty\n/,
-      );
-      assert.match(log.stdout, /tool result secret_tool: not_found in \d+ ms/);
-      assert.match(log.stdout, /tool result broken: not_found in \d+ ms/);
-      assert.match(log.stdout, /end: done/);
-      const json = await beeuni(repo.dir, ["sessions", "log", id, "--json"], {
-        env: state.env,
-      });
-      const records = JSON.parse(json.stdout) as SessionRecord[];
-      const types = records.map((r) => r.type);
-      assert.deepEqual(
-        [types[0], types[1], types.at(-2), types.at(-1)],
-        ["start", "text", "text", "end"],
-      );
-      const calls = records.filter((r) => r.type === "tool-call");
-      const results = records.filter((r) => r.type === "tool-result");
-      assert.equal(calls.length, 5);
-      // Each result comes after its call, and holds what the model read.
-      for (const result of results) {
-        assert.ok(
-          types.indexOf("tool-call") < records.indexOf(result),
-        );
-      }
-      assert.deepEqual(
-        results.map((r) => r.callId).sort(),
-        calls.map((r) => r.callId).sort(),
-      );
-      assert.deepEqual(
-        results.map((r) => r.output).sort(),
-        read.map((r) => r.text).sort(),
-      );
-      const ls = await beeuni(repo.dir, ["sessions", "ls"], { env: state.env });
-      assert.match(
-        ls.stdout,
-        new RegExp(
-          `^${id}\\s+tester\\s+experimental\\s+${model}\\s+\\S+\\s+done$`,
-          "m",
-        ),
-      );
-    } finally {
-      await server.close();
     }
+
+    // Offered: what the agent sees and what loaded.
+    const { server } = fx;
+    assert.deepEqual(server.toolsOffered(0), ["big", "fail", "weather_now"]);
+    assert.equal(server.requests.length, 2);
+
+    // What the model read, against `tools call` (the same host).
+    const read = [...server.toolResults(1).values()];
+    assert.equal(read.length, 5);
+    const call = (name: string, args = "{}") =>
+      fx.run(["tools", "call", name, "--agent", "tester", "--args", args]);
+    const weather = await call("weather_now", '{"city":"Berlin"}');
+    assert.equal(read[0].text, weather.stdout.replace(/\n$/, ""));
+    assert.equal(read[0].text, "Sunny, 21 °C in Berlin");
+    const fail = await call("fail");
+    assert.equal(read[1].text, fail.stderr.replace(/\n$/, ""));
+    assert.match(read[1].text, /the shelf is empty/);
+    const big = await call("big");
+    assert.equal(
+      unsaved(read[2].text),
+      unsaved(big.stdout.replace(/\n$/, "")),
+    );
+    assert.ok(read[2].text.length < 25000);
+    // A hidden tool and one that did not load answer as a name that
+    // does not exist does on MCP.
+    assert.equal(read[3].text, "Tool secret_tool not found");
+    assert.equal(read[4].text, "Tool broken not found");
+    if (format === "anthropic") {
+      assert.deepEqual(read.map((r) => r.isError), [
+        false,
+        true,
+        false,
+        true,
+        true,
+      ]);
+    }
+
+    // The log shows each call with its status and what the model read.
+    const log = await fx.run(["sessions", "log", id]);
+    assert.equal(log.code, 0, log.stderr);
+    assert.match(log.stdout, /Call the weather_now tool once/);
+    assert.match(log.stdout, /^tool call weather_now \{"city":"Berlin"\}$/m);
+    assert.match(
+      log.stdout,
+      /tool result weather_now: ok in \d+ ms; the model read:\n {4}Sunny, 21 °C in Berlin\n/,
+    );
+    assert.match(
+      log.stdout,
+      /tool result fail: error in \d+ ms; the model read:\n {4}the shelf is empty\n/,
+    );
+    assert.match(log.stdout, /tool result secret_tool: not_found in \d+ ms/);
+    assert.match(log.stdout, /tool result broken: not_found in \d+ ms/);
+    assert.match(log.stdout, /end: done/);
+    const json = await fx.run(["sessions", "log", id, "--json"]);
+    const records = JSON.parse(json.stdout) as SessionRecord[];
+    const types = records.map((r) => r.type);
+    assert.deepEqual(
+      [types[0], types[1], types.at(-2), types.at(-1)],
+      ["start", "text", "text", "end"],
+    );
+    const calls = records.filter((r) => r.type === "tool-call");
+    const results = records.filter((r) => r.type === "tool-result");
+    assert.equal(calls.length, 5);
+    // Each result comes after its call, and holds what the model read.
+    for (const result of results) {
+      const callAt = records.findIndex((r) =>
+        r.type === "tool-call" && r.callId === result.callId
+      );
+      assert.ok(callAt >= 0 && callAt < records.indexOf(result));
+    }
+    assert.deepEqual(
+      results.map((r) => r.output).sort(),
+      read.map((r) => r.text).sort(),
+    );
+    const ls = await fx.run(["sessions", "ls"]);
+    assert.match(
+      ls.stdout,
+      new RegExp(
+        `^${id}\\s+tester\\s+experimental\\s+${model}\\s+\\S+\\s+done$`,
+        "m",
+      ),
+    );
   });
 }
 
 Deno.test("a tool-list change between two turns is picked up and the conversation goes on (S3)", async () => {
-  await using repo = await tempRepo(FILES);
-  await using state = await isolatedState();
-  const server = startModelServer("openai-responses", [
+  await using fx = await sessionFixture("openai-responses", (dir) => [
     {
       calls: [{ name: "weather_now", args: { city: "Oslo" } }],
       before: () => {
         writeFileSync(
-          join(repo.dir, "tools/added.ts"),
+          join(dir, "tools/added.ts"),
           `export default { description: "Added", parameters: { type: "object", properties: {} }, execute: () => "added answers" };\n`,
         );
         writeFileSync(
-          join(repo.dir, "beeuni.yaml"),
+          join(dir, "beeuni.yaml"),
           FILES["beeuni.yaml"].replace(
             "  secret_tool: tools/secret_tool.ts\n",
             "  secret_tool: tools/secret_tool.ts\n  added: tools/added.ts\n",
@@ -263,203 +270,113 @@ Deno.test("a tool-list change between two turns is picked up and the conversatio
     { calls: [{ name: "added", args: {} }] },
     { text: "Both answered." },
   ]);
-  try {
-    const out = await beeuni(repo.dir, [
-      "sessions",
-      "new",
-      "--wait",
-      "--model",
-      "openai/gpt-test",
-      "--prompt",
-      "Use the tools.",
-    ], {
-      env: {
-        ...state.env,
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: server.baseUrl,
-      },
-    });
-    assert.equal(out.code, 0, out.stderr);
-    assert.ok(!server.toolsOffered(0).includes("added"));
-    assert.ok(server.toolsOffered(1).includes("added"));
-    // The second turn carries the prompt, the first call and its answer.
-    assert.equal(server.messageCount(1), 3);
-    assert.equal(server.messageCount(2), 5);
-    assert.equal(
-      [...server.toolResults(2).values()].map((r) => r.text).join("|"),
-      "Sunny, 21 °C in Oslo|added answers",
-    );
-    assert.match(out.stdout, /^\[tool\] added ok \d+ ms$/m);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("sessions new without --wait runs the session in a background process that ends with it (S1)", async () => {
-  await using repo = await tempRepo(FILES);
-  await using state = await isolatedState();
-  const server = startModelServer("openai-chat", [
-    { calls: [{ name: "weather_now", args: { city: "Rome" } }] },
-    { text: "Done." },
-  ]);
-  try {
-    const out = await beeuni(repo.dir, [
-      "sessions",
-      "new",
-      "--model",
-      "openai-compatible/local-test",
-      "--prompt",
-      "Weather in Rome?",
-    ], {
-      env: { ...state.env, OPENAI_COMPATIBLE_BASE_URL: server.baseUrl },
-    });
-    assert.equal(out.code, 0, out.stderr);
-    const id = sessionId(out.stdout);
-    const ls = async () =>
-      JSON.parse(
-        (await beeuni(repo.dir, ["sessions", "ls", "--json"], {
-          env: state.env,
-        })).stdout,
-      ) as { id: string; status: string; pid: number }[];
-    const first = (await ls()).find((s) => s.id === id);
-    assert.ok(first, "the session is listed once sessions new returns");
-    await waitFor(
-      "the session to end",
-      async () => (await ls())[0].status === "done",
-    );
-    await waitFor("its process to exit", () => !isProcessRunning(first.pid));
-    const log = await beeuni(repo.dir, ["sessions", "log", id], {
-      env: state.env,
-    });
-    assert.match(log.stdout, /tool call weather_now \{"city":"Rome"\}/);
-    assert.match(log.stdout, /tool result weather_now: ok in \d+ ms/);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("a missing model or key is refused with what to set, and a key is read from the secret store (S1)", async () => {
-  await using repo = await tempRepo(FILES);
-  await using state = await isolatedState();
-  const noModel = await beeuni(repo.dir, [
+  const out = await fx.run([
     "sessions",
     "new",
     "--wait",
     "--prompt",
-    "hi",
-  ], { env: { ...state.env, BEEUNI_MODEL: "" } });
+    "Use the tools.",
+  ]);
+  assert.equal(out.code, 0, out.stderr);
+  const { server } = fx;
+  assert.ok(!server.toolsOffered(0).includes("added"));
+  assert.ok(server.toolsOffered(1).includes("added"));
+  // The second turn carries the prompt, the first call and its answer.
+  assert.equal(server.messageCount(1), 3);
+  assert.equal(server.messageCount(2), 5);
+  assert.equal(
+    [...server.toolResults(2).values()].map((r) => r.text).join("|"),
+    "Sunny, 21 °C in Oslo|added answers",
+  );
+  assert.match(out.stdout, /^\[tool\] added ok \d+ ms$/m);
+});
+
+Deno.test("sessions new without --wait runs the session in a background process that ends with it (S1)", async () => {
+  await using fx = await sessionFixture("openai-chat", [
+    { calls: [{ name: "weather_now", args: { city: "Rome" } }] },
+    { text: "Done." },
+  ]);
+  const out = await fx.run(["sessions", "new", "--prompt", "Weather in Rome?"]);
+  assert.equal(out.code, 0, out.stderr);
+  const id = sessionId(out.stdout);
+  const ls = async () =>
+    JSON.parse((await fx.run(["sessions", "ls", "--json"])).stdout) as {
+      id: string;
+      status: string;
+      pid: number;
+    }[];
+  const first = (await ls()).find((s) => s.id === id);
+  assert.ok(first, "the session is listed once sessions new returns");
+  await waitFor(
+    "the session to end",
+    async () => (await ls())[0].status === "done",
+  );
+  await waitFor("its process to exit", () => !isProcessRunning(first.pid));
+  const log = await fx.run(["sessions", "log", id]);
+  assert.match(log.stdout, /tool call weather_now \{"city":"Rome"\}/);
+  assert.match(log.stdout, /tool result weather_now: ok in \d+ ms/);
+});
+
+Deno.test("a missing model or key is refused with what to set, and a key is read from the secret store (S1)", async () => {
+  await using fx = await sessionFixture("anthropic", [{ text: "Hello." }]);
+  const hi = ["sessions", "new", "--wait", "--prompt", "hi"];
+  const noModel = await fx.run(hi, { BEEUNI_MODEL: "" });
   assert.equal(noModel.code, 1);
   assert.match(
     noModel.stderr,
     /no model is set: pass --model PROVIDER\/MODEL or set BEEUNI_MODEL/,
   );
-  const noKey = await beeuni(repo.dir, [
-    "sessions",
-    "new",
-    "--wait",
-    "--prompt",
-    "hi",
-  ], {
-    env: {
-      ...state.env,
-      BEEUNI_MODEL: "anthropic/claude-test",
-      ANTHROPIC_API_KEY: "",
-    },
-  });
+  const noKey = await fx.run(hi, { ANTHROPIC_API_KEY: "" });
   assert.equal(noKey.code, 1);
   assert.match(
     noKey.stderr,
     /no key for "anthropic": set ANTHROPIC_API_KEY in the environment, or store it with `beeuni secrets set ANTHROPIC_API_KEY`/,
   );
-  const noUrl = await beeuni(repo.dir, [
-    "sessions",
-    "new",
-    "--model",
-    "openai-compatible/x",
-    "--prompt",
-    "hi",
-  ], { env: { ...state.env, OPENAI_COMPATIBLE_BASE_URL: "" } });
+  const noUrl = await fx.run([...hi, "--model", "openai-compatible/x"], {
+    OPENAI_COMPATIBLE_BASE_URL: "",
+  });
   assert.equal(noUrl.code, 1);
   assert.match(noUrl.stderr, /set OPENAI_COMPATIBLE_BASE_URL/);
+  assert.equal(fx.server.requests.length, 0);
 
-  const server = startModelServer("anthropic", [{ text: "Hello." }]);
-  try {
-    setSecret(repo.dir, "ANTHROPIC_API_KEY", "sk-from-store", state.env);
-    const out = await beeuni(repo.dir, [
-      "sessions",
-      "new",
-      "--wait",
-      "--prompt",
-      "hi",
-    ], {
-      env: {
-        ...state.env,
-        BEEUNI_MODEL: "anthropic/claude-test",
-        ANTHROPIC_API_KEY: "",
-        ANTHROPIC_BASE_URL: server.baseUrl,
-      },
-    });
-    assert.equal(out.code, 0, out.stderr);
-    assert.match(out.stdout, /Hello\./);
-  } finally {
-    await server.close();
-  }
+  setSecret(fx.dir, "ANTHROPIC_API_KEY", "sk-from-store", fx.env);
+  const out = await fx.run(hi, { ANTHROPIC_API_KEY: "" });
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /Hello\./);
 });
 
 Deno.test("a model error and running out of steps fail the session with exit 1 and a failed log (S2)", async () => {
-  await using repo = await tempRepo(FILES);
-  await using state = await isolatedState();
-  const server = startModelServer("openai-responses", [
+  await using fx = await sessionFixture("openai-responses", [
     { fail: { status: 500, message: "the model is overloaded" } },
     { calls: [{ name: "weather_now", args: { city: "A" } }] },
     { calls: [{ name: "weather_now", args: { city: "B" } }] },
   ]);
-  try {
-    const env = {
-      ...state.env,
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.baseUrl,
-      BEEUNI_MODEL: "openai/gpt-test",
-    };
-    const broken = await beeuni(repo.dir, [
-      "sessions",
-      "new",
-      "--wait",
-      "--prompt",
-      "hi",
-    ], { env });
-    assert.equal(broken.code, 1);
-    assert.match(
-      broken.stderr,
-      /failed: the model failed: the model is overloaded/,
-    );
-    const log = await beeuni(repo.dir, [
-      "sessions",
-      "log",
-      sessionId(broken.stdout),
-    ], { env });
-    assert.match(
-      log.stdout,
-      /end: failed at \S+: the model failed: the model is overloaded/,
-    );
+  const broken = await fx.run(["sessions", "new", "--wait", "--prompt", "hi"]);
+  assert.equal(broken.code, 1);
+  assert.match(
+    broken.stderr,
+    /failed: the model failed: the model is overloaded/,
+  );
+  const log = await fx.run(["sessions", "log", sessionId(broken.stdout)]);
+  assert.match(
+    log.stdout,
+    /end: failed at \S+: the model failed: the model is overloaded/,
+  );
 
-    const looping = await beeuni(repo.dir, [
-      "sessions",
-      "new",
-      "--wait",
-      "--max-steps",
-      "2",
-      "--prompt",
-      "hi",
-    ], { env });
-    assert.equal(looping.code, 1);
-    assert.match(
-      looping.stderr,
-      /still calling tools after 2 turns: raise --max-steps/,
-    );
-  } finally {
-    await server.close();
-  }
+  const looping = await fx.run([
+    "sessions",
+    "new",
+    "--wait",
+    "--max-steps",
+    "2",
+    "--prompt",
+    "hi",
+  ]);
+  assert.equal(looping.code, 1);
+  assert.match(
+    looping.stderr,
+    /still calling tools after 2 turns: raise --max-steps/,
+  );
 });
 
 Deno.test("the session store skips a torn last line and keeps only the newest sessions", async () => {
@@ -516,40 +433,28 @@ Deno.test("each command of the README's testing steps runs, ending with a sessio
     ["beeuni", "sessions", "new"],
     ["beeuni", "sessions", "log"],
   ]);
-  await using repo = await tempRepo({
+  await using fx = await sessionFixture("openai-responses", [
+    { calls: [{ name: "weather_now", args: { city: "Berlin" } }] },
+    { text: "Sunny, 21 °C in Berlin" },
+  ], {
     "beeuni.yaml": "tools:\n  weather_now: tools/weather_now.ts\n",
     "tools/weather_now.ts": FILES["tools/weather_now.ts"],
   });
-  await using state = await isolatedState();
-  const server = startModelServer("openai-responses", [
-    { calls: [{ name: "weather_now", args: { city: "Berlin" } }] },
-    { text: "Sunny, 21 °C in Berlin" },
-  ]);
-  try {
-    const env = {
-      ...state.env,
-      BEEUNI_MODEL: "openai/gpt-test",
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: server.baseUrl,
-    };
-    let id = "";
-    for (const line of commands) {
-      // The words as a shell would split them (single or double quotes).
-      const words = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map(
-        (m) => m[1] ?? m[2] ?? m[3],
-      ).slice(1).map((word) => word === "<id>" ? id : word);
-      const out = await beeuni(repo.dir, words, { env });
-      assert.equal(out.code, 0, `${line}\n${out.stderr}`);
-      if (words[0] === "sessions" && words[1] === "new") {
-        id = sessionId(out.stdout);
-        assert.match(out.stdout, /^\[tool\] weather_now ok \d+ ms$/m);
-      }
-      if (words[1] === "log") {
-        assert.match(out.stdout, /tool result weather_now: ok in \d+ ms/);
-      }
+  let id = "";
+  for (const line of commands) {
+    // The words as a shell would split them (single or double quotes).
+    const words = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map(
+      (m) => m[1] ?? m[2] ?? m[3],
+    ).slice(1).map((word) => word === "<id>" ? id : word);
+    const out = await fx.run(words);
+    assert.equal(out.code, 0, `${line}\n${out.stderr}`);
+    if (words[0] === "sessions" && words[1] === "new") {
+      id = sessionId(out.stdout);
+      assert.match(out.stdout, /^\[tool\] weather_now ok \d+ ms$/m);
     }
-    assert.notEqual(id, "");
-  } finally {
-    await server.close();
+    if (words[1] === "log") {
+      assert.match(out.stdout, /tool result weather_now: ok in \d+ ms/);
+    }
   }
+  assert.notEqual(id, "");
 });

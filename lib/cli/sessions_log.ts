@@ -5,19 +5,9 @@
  * @module
  */
 
-import { dirname } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
-import { locateManifest } from "../project/mod.ts";
-import {
-  formatSessionLog,
-  projectStateDir,
-  readSession,
-} from "../sessions/mod.ts";
+import { type Command, type CommandIo, UsageError } from "./command.ts";
+import { sessionsArgs } from "./_sessions_dir.ts";
+import { formatSessionLog, readSession } from "../sessions/mod.ts";
 
 /** `beeuni sessions log <id> [--json]`. */
 export const sessionsLogCommand: Command = {
@@ -36,10 +26,10 @@ Options:
                    current folder upwards)
 `,
   run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      json: { type: "boolean" },
-      manifest: { type: "string" },
-    });
+    const { parsed: { positionals }, json, stateDir } = sessionsArgs(
+      args,
+      io,
+    );
     if (positionals.length !== 1) {
       throw new UsageError(
         positionals.length === 0
@@ -47,12 +37,9 @@ Options:
           : `expected one session id, got ${positionals.length}`,
       );
     }
-    const root = dirname(
-      locateManifest(io.cwd, values.manifest as string | undefined),
-    );
-    const records = readSession(projectStateDir(root, io.env), positionals[0]);
+    const records = readSession(stateDir, positionals[0]);
     io.stdout(
-      values.json
+      json
         ? `${JSON.stringify(records, null, 2)}\n`
         : formatSessionLog(records),
     );

@@ -4,16 +4,10 @@
  * @module
  */
 
-import { dirname } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
+import { type Command, type CommandIo, UsageError } from "./command.ts";
+import { sessionsArgs } from "./_sessions_dir.ts";
 import { escapeControl } from "../common/mod.ts";
-import { locateManifest } from "../project/mod.ts";
-import { listSessions, projectStateDir } from "../sessions/mod.ts";
+import { listSessions } from "../sessions/mod.ts";
 
 /** `beeuni sessions ls [--json]`. */
 export const sessionsLsCommand: Command = {
@@ -31,18 +25,15 @@ Options:
                    current folder upwards)
 `,
   run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      json: { type: "boolean" },
-      manifest: { type: "string" },
-    });
+    const { parsed: { positionals }, json, stateDir } = sessionsArgs(
+      args,
+      io,
+    );
     if (positionals.length > 0) {
       throw new UsageError(`unexpected argument "${positionals[0]}"`);
     }
-    const root = dirname(
-      locateManifest(io.cwd, values.manifest as string | undefined),
-    );
-    const sessions = listSessions(projectStateDir(root, io.env));
-    if (values.json) {
+    const sessions = listSessions(stateDir);
+    if (json) {
       io.stdout(`${JSON.stringify(sessions, null, 2)}\n`);
       return Promise.resolve(0);
     }
