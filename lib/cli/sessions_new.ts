@@ -219,6 +219,9 @@ Options:
         maxSteps,
         writer,
         onText: (delta) => print(escapeControl(delta, { keepNewlines: true })),
+        log: (line) => {
+          if (verbose) io.stderr(escapeControl(line) + "\n");
+        },
         onRecord: (record) => {
           if (record.type !== "tool-result") return;
           if (!atLineStart) print("\n");

@@ -43,6 +43,8 @@ export interface RunSessionOptions {
   onRecord?(record: SessionRecord): void;
   /** Receives the model's text as it streams. */
   onText?(delta: string): void;
+  /** Where the provider's warnings go (such as a setting the model ignores); default: nowhere. */
+  log?(line: string): void;
 }
 
 /** How a session ended. */
@@ -142,6 +144,17 @@ export async function runSession(
     return await end({ status: "failed", error: errorMessage(error) });
   }
   const { jsonSchema, stepCountIs, streamText, tool } = ai;
+  // The SDK prints its warnings on the console unless told where they go.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (
+    { warnings }: { warnings: unknown[] },
+  ) => {
+    for (const warning of warnings) {
+      const { message, details, feature } = warning as Record<string, unknown>;
+      options.log?.(
+        `[model] warning: ${String(message ?? details ?? feature ?? "")}`,
+      );
+    }
+  };
   const toolsFor = (listed: HostedTool[]): ToolSet => {
     const tools: ToolSet = {};
     for (const hosted of listed) {
