@@ -458,3 +458,44 @@ Deno.test("each command of the README's testing steps runs, ending with a sessio
   }
   assert.notEqual(id, "");
 });
+
+Deno.test("a call past its timeout is logged as timeout and the model reads the host's message (S2, T6)", async () => {
+  await using fx = await sessionFixture("openai-chat", [
+    { calls: [{ name: "slow", args: {} }] },
+    { text: "It timed out." },
+  ], {
+    "beeuni.yaml": "tools:\n  slow: tools/slow.ts\n",
+    "tools/slow.ts": `export default {
+  description: "Takes its time",
+  parameters: { type: "object", properties: {} },
+  execute: (_args, context) => new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("late"), 60000);
+    context.signal.addEventListener("abort", () => clearTimeout(timer));
+  }),
+};
+`,
+  });
+  const out = await fx.run([
+    "sessions",
+    "new",
+    "--wait",
+    "--timeout-ms",
+    "500",
+    "--prompt",
+    "Call slow.",
+  ]);
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /^\[tool\] slow timeout \d+ ms$/m);
+  const [read] = [...fx.server.toolResults(1).values()];
+  const direct = await fx.run([
+    "tools",
+    "call",
+    "slow",
+    "--timeout-ms",
+    "500",
+  ]);
+  assert.equal(direct.code, 1);
+  assert.equal(read.text, direct.stderr.replace(/\n$/, ""));
+  const log = await fx.run(["sessions", "log", sessionId(out.stdout)]);
+  assert.match(log.stdout, /tool result slow: timeout in \d+ ms/);
+});
