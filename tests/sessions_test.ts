@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
+import { beeuni, CLI, isolatedState, tempRepo } from "./_helpers.ts";
 import { waitFor } from "./_daemon.ts";
 import {
   startModelServer,
@@ -498,4 +498,75 @@ Deno.test("a call past its timeout is logged as timeout and the model reads the 
   assert.equal(read.text, direct.stderr.replace(/\n$/, ""));
   const log = await fx.run(["sessions", "log", sessionId(out.stdout)]);
   assert.match(log.stdout, /tool result slow: timeout in \d+ ms/);
+});
+
+Deno.test("SIGTERM stops a waiting session: its running call ends aborted and the log ends failed (S2)", async () => {
+  await using fx = await sessionFixture("anthropic", [
+    { calls: [{ name: "slow", args: {} }] },
+    { text: "never read" },
+  ], {
+    "beeuni.yaml": "tools:\n  slow: tools/slow.ts\n",
+    "tools/slow.ts": `export default {
+  description: "Takes its time",
+  parameters: { type: "object", properties: {} },
+  execute: (_args, context) => new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("late"), 60000);
+    context.signal.addEventListener("abort", () => clearTimeout(timer));
+  }),
+};
+`,
+  });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      CLI,
+      "sessions",
+      "new",
+      "--wait",
+      "--prompt",
+      "Call slow.",
+    ],
+    cwd: fx.dir,
+    env: { ...fx.env, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = child.output();
+  // Not left running should a check below fail.
+  await using _child = {
+    [Symbol.asyncDispose]: async () => {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // It has exited.
+      }
+      await output;
+    },
+  };
+  const sessions = async () =>
+    JSON.parse((await fx.run(["sessions", "ls", "--json"])).stdout) as {
+      id: string;
+    }[];
+  let id = "";
+  await waitFor("the slow call to start", async () => {
+    id = (await sessions())[0]?.id ?? "";
+    if (id === "") return false;
+    const log = await fx.run(["sessions", "log", id, "--json"]);
+    return (JSON.parse(log.stdout) as SessionRecord[]).some((r) =>
+      r.type === "tool-call"
+    );
+  });
+  child.kill("SIGTERM");
+  const done = await output;
+  assert.equal(done.code, 1);
+  assert.match(
+    new TextDecoder().decode(done.stderr),
+    /failed: the session was stopped/,
+  );
+  const log = await fx.run(["sessions", "log", id]);
+  assert.match(log.stdout, /tool result slow: aborted in \d+ ms/);
+  assert.match(log.stdout, /end: failed at \S+: the session was stopped/);
+  assert.equal(fx.server.requests.length, 1);
 });

@@ -22,7 +22,7 @@ import { escapeControl, isProcessRunning } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { undefinedAgentNote } from "../manifest/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
-import { selfCommand } from "../runtime/mod.ts";
+import { loadRuntime, selfCommand } from "../runtime/mod.ts";
 import {
   DEFAULT_MAX_STEPS,
   languageModel,
@@ -209,7 +209,13 @@ Options:
         io.stdout(text);
         atLineStart = text.endsWith("\n");
       };
+      // SIGINT or SIGTERM stops the session: its calls are aborted and
+      // its log ends as failed.
+      const stopper = new AbortController();
+      const runtime = await loadRuntime();
+      const unlisten = runtime.onTerminate(() => stopper.abort());
       const result = await runSession({
+        signal: stopper.signal,
         id,
         host,
         agent,
@@ -228,6 +234,7 @@ Options:
           print(toolLine(record));
         },
       });
+      unlisten();
       if (!atLineStart) print("\n");
       if (result.status === "failed") {
         io.stderr(

@@ -163,8 +163,11 @@ export async function runSession(
         inputSchema: jsonSchema(
           toolSchemaFor(options.provider, hosted.parameters),
         ),
-        execute: (input, { abortSignal }) =>
-          call(hosted.name, input, abortSignal),
+        execute: (input, { abortSignal, toolCallId }) => {
+          const answer = call(hosted.name, input, abortSignal);
+          running.set(toolCallId, { name: hosted.name, answer });
+          return answer;
+        },
         toModelOutput: ({ output }) =>
           modelOutput(options.provider, hosted.name, output.outcome),
       });
@@ -172,6 +175,8 @@ export async function runSession(
     return tools;
   };
 
+  /** The calls of the turn under way whose result the stream has not given yet. */
+  const running = new Map<string, { name: string; answer: Promise<Answer> }>();
   const messages: ModelMessage[] = [{
     role: "user",
     content: options.prompt,
@@ -222,6 +227,7 @@ export async function runSession(
             args: part.input,
           });
         } else if (part.type === "tool-result") {
+          running.delete(part.toolCallId);
           const answer = part.output as Answer;
           await write({
             type: "tool-result",
@@ -254,6 +260,7 @@ export async function runSession(
         }
       }
       await flushText();
+      if (options.signal?.aborted) failure ??= "stopped";
       if (failure === undefined) {
         const response = await result.response;
         messages.push(...withAnswers(response.messages, refused));
@@ -263,6 +270,19 @@ export async function runSession(
     }
     if (failure !== undefined) {
       await flushText();
+      // Calls cut off by the stop still end, aborted: their results too
+      // belong in the log.
+      for (const [callId, { name, answer }] of running) {
+        const { outcome, durationMs } = await answer;
+        await write({
+          type: "tool-result",
+          callId,
+          name,
+          status: statusOf(outcome),
+          output: modelText(name, outcome),
+          durationMs,
+        });
+      }
       return await end({
         status: "failed",
         error: options.signal?.aborted
