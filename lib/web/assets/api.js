@@ -110,8 +110,18 @@ export async function fileDataUrl(path, mime) {
 }
 
 /** `{ type: "open" }` once connected, then the history's server-sent events, one at a time. */
-export async function* events(signal) {
-  const response = await request("ui/api/events", { signal });
+export function events(signal) {
+  return eventStream("ui/api/events", signal);
+}
+
+/** `{ type: "open" }` once connected, then the session's records, live until its end. */
+export function sessionEvents(id, signal) {
+  return eventStream(`ui/api/sessions/${encodeURIComponent(id)}`, signal);
+}
+
+/** `{ type: "open" }` once connected, then the server-sent events of `path`. */
+async function* eventStream(path, signal) {
+  const response = await request(path, { signal });
   if (!response.ok || response.body === null) {
     throw new ApiError(response.status, await errorOf(response));
   }
