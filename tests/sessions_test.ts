@@ -81,6 +81,20 @@ const sessionId = (stdout: string) => {
   return first.slice("session ".length);
 };
 
+/** A project whose one tool answers after a minute, unless its call is aborted first. */
+const SLOW: Record<string, string> = {
+  "beeuni.yaml": "tools:\n  slow: tools/slow.ts\n",
+  "tools/slow.ts": `export default {
+  description: "Takes its time",
+  parameters: { type: "object", properties: {} },
+  execute: (_args, context) => new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("late"), 60000);
+    context.signal.addEventListener("abort", () => clearTimeout(timer));
+}),
+};
+`,
+};
+
 /** The saved-output file named in a cut output, which differs per call. */
 const unsaved = (text: string) => text.replace(/\/\S+\.txt/g, "<file>");
 
@@ -463,18 +477,7 @@ Deno.test("a call past its timeout is logged as timeout and the model reads the 
   await using fx = await sessionFixture("openai-chat", [
     { calls: [{ name: "slow", args: {} }] },
     { text: "It timed out." },
-  ], {
-    "beeuni.yaml": "tools:\n  slow: tools/slow.ts\n",
-    "tools/slow.ts": `export default {
-  description: "Takes its time",
-  parameters: { type: "object", properties: {} },
-  execute: (_args, context) => new Promise((resolve) => {
-    const timer = setTimeout(() => resolve("late"), 60000);
-    context.signal.addEventListener("abort", () => clearTimeout(timer));
-  }),
-};
-`,
-  });
+  ], SLOW);
   const out = await fx.run([
     "sessions",
     "new",
@@ -504,18 +507,7 @@ Deno.test("SIGTERM stops a waiting session: its running call ends aborted and th
   await using fx = await sessionFixture("anthropic", [
     { calls: [{ name: "slow", args: {} }] },
     { text: "never read" },
-  ], {
-    "beeuni.yaml": "tools:\n  slow: tools/slow.ts\n",
-    "tools/slow.ts": `export default {
-  description: "Takes its time",
-  parameters: { type: "object", properties: {} },
-  execute: (_args, context) => new Promise((resolve) => {
-    const timer = setTimeout(() => resolve("late"), 60000);
-    context.signal.addEventListener("abort", () => clearTimeout(timer));
-  }),
-};
-`,
-  });
+  ], SLOW);
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
