@@ -182,6 +182,20 @@ for (const format of Object.keys(MODELS) as WireFormat[]) {
     // Offered: what the agent sees and what loaded.
     const { server } = fx;
     assert.deepEqual(server.toolsOffered(0), ["big", "fail", "weather_now"]);
+    const listed = await fx.run([
+      "tools",
+      "ls",
+      "--json",
+      "--agent",
+      "tester",
+      "--harness",
+      "experimental",
+    ]);
+    assert.deepEqual(
+      (JSON.parse(listed.stdout).tools as { name: string }[])
+        .map((tool) => tool.name).filter((name) => name !== "broken").sort(),
+      server.toolsOffered(0),
+    );
     assert.equal(server.requests.length, 2);
 
     // What the model read, against `tools call` (the same host).
