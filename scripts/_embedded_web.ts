@@ -13,6 +13,7 @@ import apiJs from "../lib/web/assets/api.js" with { type: "text" };
 import domJs from "../lib/web/assets/dom.js" with { type: "text" };
 import formJs from "../lib/web/assets/form.js" with { type: "text" };
 import historyJs from "../lib/web/assets/history.js" with { type: "text" };
+import sessionsJs from "../lib/web/assets/sessions.js" with { type: "text" };
 import renderJs from "../lib/web/assets/render.js" with { type: "text" };
 import highlightJs from "../lib/web/assets/highlight.js" with {
   type: "text",
@@ -31,6 +32,7 @@ export const WEB_FILES: WebFiles = {
   "dom.js": domJs,
   "form.js": formJs,
   "history.js": historyJs,
+  "sessions.js": sessionsJs,
   "render.js": renderJs,
   "highlight.js": highlightJs,
   "views.js": viewsJs,

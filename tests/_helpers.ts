@@ -193,3 +193,17 @@ export function controlChars(text: string): string[] {
   }
   return found;
 }
+
+/**
+ * A state folder of its own for a test (`XDG_STATE_HOME`), which also holds
+ * the saved outputs of cut calls (`TMPDIR`); removed when disposed.
+ */
+export async function isolatedState(): Promise<
+  { env: Record<string, string>; [Symbol.asyncDispose](): Promise<void> }
+> {
+  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+  return {
+    env: { XDG_STATE_HOME: state, TMPDIR: state },
+    [Symbol.asyncDispose]: () => Deno.remove(state, { recursive: true }),
+  };
+}

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { beeuni, CLI, controlChars, runProgram, tempRepo } from "./_helpers.ts";
+import {
+  beeuni,
+  CLI,
+  controlChars,
+  isolatedState,
+  runProgram,
+  tempRepo,
+} from "./_helpers.ts";
 import { bunBin, NODE_22, nodeBin, runArgv, RUNTIMES } from "./_runtimes.ts";
 import { testCacheEnv } from "./_npm_cache.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
@@ -51,17 +58,6 @@ agents:
   "tools/broken.ts":
     `export default { description: "", parameters: { type: "object" }, execute() {} };\n`,
 };
-
-async function isolatedState(): Promise<
-  { env: Record<string, string>; [Symbol.asyncDispose](): Promise<void> }
-> {
-  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
-  return {
-    // Saved outputs (T6) go under TMPDIR: keep them in this folder too.
-    env: { XDG_STATE_HOME: state, TMPDIR: state },
-    [Symbol.asyncDispose]: () => Deno.remove(state, { recursive: true }),
-  };
-}
 
 Deno.test("tools call prints the tool's output and exits 0 (T3)", async () => {
   await using repo = await tempRepo(FILES);

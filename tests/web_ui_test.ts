@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { beeuni, exists, REPO_ROOT, tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
 import { json, serve, type TestServer } from "./_builtin.ts";
+import { startModelServer } from "./_model_servers.ts";
+import { isProcessRunning } from "../lib/common/mod.ts";
 import {
   type Browser,
   finished,
@@ -1362,5 +1364,84 @@ Deno.test("another server on 127.0.0.1, visited by the same browser directly, th
   } finally {
     await daemon.stop();
     await Deno.remove(profile, { recursive: true });
+  }
+});
+
+// ---- sessions ---------------------------------------------------------------
+
+Deno.test("the web UI lists the project's sessions and shows one's log live, each call in its tool's view (W2, S2)", async () => {
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  weather_now: tools/weather_now.ts\n",
+    "tools/weather_now.ts": `export default {
+  description: "The weather now in a city",
+  parameters: { type: "object", properties: { city: { type: "string" } } },
+  execute: (args) => "Sunny in " + args.city,
+};
+`,
+  });
+  const state = await Deno.makeTempDir({ prefix: "beeuni_state_" });
+  // The model's second turn waits until the test lets it go.
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => release = resolve);
+  const server = startModelServer("openai-chat", [
+    { calls: [{ name: "weather_now", args: { city: "Lyon" } }] },
+    { text: "Sunny in Lyon, the tool says.", before: () => gate },
+  ]);
+  const env = {
+    XDG_STATE_HOME: state,
+    TMPDIR: state,
+    OPENAI_COMPATIBLE_BASE_URL: server.baseUrl,
+  };
+  const daemon = await startDaemon(repo.dir, {
+    args: ["--no-opencode"],
+    env,
+  });
+  const browser: Browser = await launchChromium();
+  try {
+    const started = await beeuni(repo.dir, [
+      "sessions",
+      "new",
+      "--model",
+      "openai-compatible/local",
+      "--prompt",
+      "Weather in Lyon?",
+    ], { env });
+    assert.equal(started.code, 0, started.stderr);
+    const id = started.stdout.split("\n")[0].slice("session ".length);
+    const ui = await openPage(browser, uiAddress(daemon));
+    const page = ui.page;
+    const row = page.locator(`#sessions li[data-id="${id}"] button`);
+    await row.waitFor();
+    await row.click();
+    const call = page.locator(
+      '.session-log article.call[data-tool="weather_now"][data-state="ok"]',
+    );
+    await call.waitFor();
+    assert.match(await call.textContent(), /Sunny in Lyon/);
+    assert.equal(await page.locator(".session-end").count(), 0);
+    assert.match(
+      await page.locator(".session-log pre.prompt").textContent(),
+      /Weather in Lyon\?/,
+    );
+    release();
+    await page.locator(".session-end.state-done").waitFor();
+    assert.match(
+      await page.locator(".session-log pre.model-text").last().textContent(),
+      /Sunny in Lyon, the tool says\./,
+    );
+    await ui.close();
+    // The background session's process ends with it.
+    const ls = await beeuni(repo.dir, ["sessions", "ls", "--json"], { env });
+    const [session] = JSON.parse(ls.stdout) as { pid: number }[];
+    await waitFor(
+      "the session's process to end",
+      () => !isProcessRunning(session.pid),
+    );
+  } finally {
+    release();
+    await browser.close();
+    await daemon.stop();
+    await server.close();
+    await Deno.remove(state, { recursive: true });
   }
 });

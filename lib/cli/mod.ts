@@ -103,6 +103,22 @@ export const COMMANDS: readonly CommandEntry[] = [
     hostsTools: () => true,
   },
   {
+    name: "sessions new",
+    summary: "Start a session: a model given the project's tools and a prompt",
+    load: async () => (await import("./sessions_new.ts")).sessionsNewCommand,
+    hostsTools: () => true,
+  },
+  {
+    name: "sessions log",
+    summary: "Print a session's messages and tool calls",
+    load: async () => (await import("./sessions_log.ts")).sessionsLogCommand,
+  },
+  {
+    name: "sessions ls",
+    summary: "List the project's sessions, newest first",
+    load: async () => (await import("./sessions_ls.ts")).sessionsLsCommand,
+  },
+  {
     name: "secrets set",
     summary: "Store a secret for this project, reading its value from stdin",
     load: async () => (await import("./secrets_set.ts")).secretsSetCommand,

@@ -43,6 +43,7 @@ import {
   publishDaemon,
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
+import { projectStateDir } from "../sessions/mod.ts";
 import { listenError } from "./listen_error.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -235,7 +236,11 @@ export async function startDaemon(
       logManifest: false,
       log,
     });
-    web = createWebHandler({ host, streams });
+    web = createWebHandler({
+      host,
+      streams,
+      sessionsDir: projectStateDir(root, io.env),
+    });
   } catch (error) {
     await server.shutdown();
     flush();

@@ -35,6 +35,7 @@ export type {
 } from "./types.ts";
 export { DEFAULT_CONNECTION_LIMITS } from "./_conn_defaults.ts";
 export { type FirstEntries, firstEntries } from "./first_entries.ts";
+export { type SelfCommand, selfCommand } from "./self_command.ts";
 export {
   MIN_NODE_VERSION,
   nodeVersionProblem,

@@ -60,6 +60,7 @@ import {
   toolsAnswer,
   type WebHost,
 } from "./_api.ts";
+import { sessionAnswer, sessionsAnswer } from "./_sessions.ts";
 import { History } from "./_history.ts";
 import {
   checkOwnPage,
@@ -116,6 +117,8 @@ export interface WebOptions {
    * stream is closed to make room. Default: a pool of 32 of their own.
    */
   streams?: StreamPool;
+  /** The project's state folder, whose sessions the page lists and shows (none when absent). */
+  sessionsDir?: string;
 }
 
 /**
@@ -317,7 +320,16 @@ export function createWebHandler(options: WebOptions): WebHandler {
         return eventsAnswer(history);
       case "/ui/api/file":
         return await fileAnswer(host, history, url);
+      case "/ui/api/sessions":
+        return sessionsAnswer(options.sessionsDir);
       default:
+        if (url.pathname.startsWith("/ui/api/sessions/")) {
+          return sessionAnswer(
+            options.sessionsDir,
+            decodeURIComponent(url.pathname.slice("/ui/api/sessions/".length)),
+            request.signal,
+          );
+        }
         return jsonResponse(404, {
           error: `no route for ${request.method} ${url.pathname}`,
         });

@@ -16,6 +16,7 @@ export const ASSET_NAMES = [
   "dom.js",
   "form.js",
   "history.js",
+  "sessions.js",
   "render.js",
   "highlight.js",
   "views.js",

@@ -9,6 +9,7 @@
 
 /** @import { ToolsBody } from "../_api.ts" */
 /** @import { CallRecord, HistoryEvent } from "../_history.ts" */
+/** @import { SessionRecord } from "../../sessions/mod.ts" */
 
 /**
  * What `ui/api/tools` answers: the tools an agent gets, and more.
@@ -178,8 +179,29 @@ export async function fileDataUrl(path, mime) {
  * @param {AbortSignal} [signal]
  * @returns {AsyncGenerator<PageEvent, void>}
  */
-export async function* events(signal) {
-  const response = await request("ui/api/events", { signal });
+export function events(signal) {
+  return eventStream("ui/api/events", signal);
+}
+
+/**
+ * `{ type: "open" }` once connected, then the session's records, live until its end.
+ * @param {string} id
+ * @param {AbortSignal} [signal]
+ * @returns {AsyncGenerator<{ type: "open" } | SessionRecord, void>}
+ */
+export function sessionEvents(id, signal) {
+  return eventStream(`ui/api/sessions/${encodeURIComponent(id)}`, signal);
+}
+
+/**
+ * `{ type: "open" }` once connected, then the server-sent events of `path`.
+ * @template T
+ * @param {string} path
+ * @param {AbortSignal} [signal]
+ * @returns {AsyncGenerator<{ type: "open" } | T, void>}
+ */
+async function* eventStream(path, signal) {
+  const response = await request(path, { signal });
   if (!response.ok || response.body === null) {
     throw new ApiError(response.status, await errorOf(response));
   }

@@ -16,6 +16,7 @@ import {
 import { duration, fill, h, isObject } from "./dom.js";
 import { createForm } from "./form.js";
 import { followHistory } from "./history.js";
+import { followSessions, showSession } from "./sessions.js";
 import { outcomeText, renderCall } from "./views.js";
 
 /** @import { Listing, PageCall, ToolInfo } from "./api.js" */
@@ -691,6 +692,18 @@ async function main() {
       live.classList.toggle("ok", ok);
     },
     onDenied: denied,
+  });
+  /** @type {AbortController | null} */
+  let watching = null;
+  followSessions({
+    list: byId("sessions"),
+    onOpen: (session) => {
+      watching?.abort();
+      watching = new AbortController();
+      state.tool = null;
+      markTool(null);
+      showSession(byId("tool"), session, ctx, watching.signal);
+    },
   });
 }
 
