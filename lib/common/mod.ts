@@ -31,6 +31,8 @@ export {
   projectKey,
   stateDir,
 } from "./dirs.ts";
+export { findProgram } from "./find_program.ts";
+export { shellQuote } from "./shell_quote.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
 export { type GitOptions, type GitReadCommand, gitSync } from "./git.ts";
 export { isProcessRunning } from "./process_running.ts";
