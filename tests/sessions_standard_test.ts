@@ -4,7 +4,6 @@
 // and exactly what the model read.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir, tempRepo } from "./_helpers.ts";
 import {
@@ -15,9 +14,11 @@ import {
 } from "./_opencode.ts";
 import {
   openSessionWriter,
+  readSession,
   type SessionRecord,
 } from "../lib/sessions/record.ts";
 import { runStandardSession } from "../lib/sessions/standard_harness.ts";
+import { opencodeEventRecords } from "../lib/sessions/_opencode_events.ts";
 import { DaemonNotRunningError, locateDaemon } from "../lib/daemon/mod.ts";
 
 const FILES: Record<string, string> = {
@@ -46,13 +47,6 @@ const FILES: Record<string, string> = {
 };
 `,
 };
-
-/** The records of a session file, one a line. */
-function readRecords(file: string): SessionRecord[] {
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) =>
-    JSON.parse(line)
-  );
-}
 
 Deno.test({
   name:
@@ -110,7 +104,7 @@ Deno.test({
     // The daemon the session started is gone with it.
     assert.throws(() => locateDaemon(repo.dir, env), DaemonNotRunningError);
 
-    const records = readRecords(join(state.dir, "sessions", "s1.jsonl"));
+    const records = readSession(state.dir, "s1");
     assert.deepEqual(records[0], { type: "start", ...meta });
     assert.deepEqual(records.slice(1), seen);
     const calls = records.filter((r) => r.type === "tool-call");
@@ -180,10 +174,68 @@ Deno.test("a standard-harness session without opencode installed fails with what
   const error =
     "opencode is not installed: install it (npm install -g opencode-ai) so that `opencode` is on PATH, or use --harness experimental";
   assert.deepEqual(result, { status: "failed", error });
-  const end = readRecords(join(state.dir, "sessions", "s2.jsonl")).at(-1);
+  const end = readSession(state.dir, "s2").at(-1);
   assert.equal(end?.type, "end");
   assert.deepEqual(
     end?.type === "end" && { status: end.status, error: end.error },
     { status: "failed", error },
+  );
+});
+
+Deno.test("opencode's failed calls that the host stopped for time or by an abort are recorded as timeout and aborted (S2)", () => {
+  const failed = (callID: string, tool: string, error: string) =>
+    JSON.stringify({
+      type: "tool_use",
+      timestamp: 2,
+      sessionID: "ses_1",
+      part: {
+        type: "tool",
+        tool,
+        callID,
+        state: {
+          status: "error",
+          input: {},
+          error,
+          time: { start: 5, end: 12 },
+        },
+        id: "prt_1",
+        sessionID: "ses_1",
+        messageID: "msg_1",
+      },
+    });
+  const timeout = opencodeEventRecords(
+    failed(
+      "c1",
+      "slow",
+      'tool "slow" did not finish within 100 ms: the call was stopped',
+    ),
+  );
+  assert.deepEqual(timeout.records[1], {
+    type: "tool-result",
+    callId: "c1",
+    name: "slow",
+    status: "timeout",
+    output: 'tool "slow" did not finish within 100 ms: the call was stopped',
+    durationMs: 7,
+  });
+  const aborted = opencodeEventRecords(
+    failed("c2", "wait", 'the call to tool "wait" was aborted'),
+  );
+  assert.equal(aborted.records[1].type, "tool-result");
+  assert.equal(
+    aborted.records[1].type === "tool-result" && aborted.records[1].status,
+    "aborted",
+  );
+  // A running call, a step and a line that is not JSON add nothing.
+  assert.deepEqual(
+    opencodeEventRecords('{"type":"step_start","part":{}}').records,
+    [],
+  );
+  assert.deepEqual(opencodeEventRecords("INFO starting").records, []);
+  assert.deepEqual(
+    opencodeEventRecords(
+      '{"type":"error","error":{"name":"APIError","data":{"message":"model not found"}}}',
+    ),
+    { records: [], error: "model not found" },
   );
 });

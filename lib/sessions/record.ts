@@ -1,19 +1,34 @@
 /**
- * A session's records as they are kept: one JSON record per line of
- * `sessions/<id>.jsonl` in the project's state folder, the first one
- * holding the session's meta. Both harnesses write them, so
- * `beeuni sessions log` reads both alike.
+ * The session store: each session is one file `<id>.jsonl` in the
+ * project's state folder (`sessions/`), one JSON record per line, appended
+ * with a single write per record. A line cut short by a crash has no
+ * newline yet and is never read as a record. The oldest sessions beyond the
+ * retention limit are removed when a new one starts.
  *
  * @module
  */
 
-import { mkdir, open } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
+import {
+  type Env,
+  isProcessRunning,
+  projectKey,
+  stateDir,
+} from "../common/mod.ts";
 
-/** The harness a session ran in. */
+/** Which harness ran a session. */
 export type SessionHarness = "experimental" | "standard";
 
-/** How one tool call ended. */
+/** How a tool call of a session ended. */
 export type ToolCallStatus =
   | "ok"
   | "error"
@@ -21,118 +36,220 @@ export type ToolCallStatus =
   | "aborted"
   | "timeout";
 
-/** The first record: what the session is. */
-export interface SessionStartRecord {
-  type: "start";
-  /** The session's id. */
+/** What a session is at the start: its first record without `type`. */
+export interface SessionMeta {
+  /** The session's id (see {@linkcode newSessionId}). */
   id: string;
-  /** The agent it ran as. */
+  /** The agent the session runs as. */
   agent: string;
-  /** The harness it ran in. */
+  /** The harness that runs it. */
   harness: SessionHarness;
-  /** `provider/model`. */
+  /** `PROVIDER/MODEL`. */
   model: string;
-  /** When it started (ISO 8601). */
+  /** When it started, ISO 8601. */
   startedAt: string;
   /** The user's prompt. */
   prompt: string;
+  /** The process running the session, while it runs. */
+  pid?: number;
 }
 
-/** Text the model wrote. */
-export interface SessionTextRecord {
-  type: "text";
-  text: string;
-}
-
-/** A tool call the model made. */
-export interface SessionToolCallRecord {
-  type: "tool-call";
-  /** The call's id, shared with its result. */
-  callId: string;
-  /** The tool's name as the model asked for it. */
-  name: string;
-  /** The arguments the model gave. */
-  args: unknown;
-}
-
-/** How a tool call ended and what the model read. */
-export interface SessionToolResultRecord {
-  type: "tool-result";
-  callId: string;
-  name: string;
-  status: ToolCallStatus;
-  /** What the model read. */
-  output: string;
-  /** How long the call took, in milliseconds. */
-  durationMs: number;
-}
-
-/** The last record: how the session ended. */
-export interface SessionEndRecord {
-  type: "end";
-  status: "done" | "failed";
-  /** Why it failed. */
-  error?: string;
-  /** When it ended (ISO 8601). */
-  endedAt: string;
-}
-
-/** One line of a session's file. */
+/** One line of a session file. */
 export type SessionRecord =
-  | SessionStartRecord
-  | SessionTextRecord
-  | SessionToolCallRecord
-  | SessionToolResultRecord
-  | SessionEndRecord;
+  | ({ type: "start" } & SessionMeta)
+  | { type: "text"; text: string }
+  | { type: "tool-call"; callId: string; name: string; args: unknown }
+  | {
+    type: "tool-result";
+    callId: string;
+    name: string;
+    status: ToolCallStatus;
+    /** What the model read. */
+    output: string;
+    durationMs: number;
+  }
+  | {
+    type: "end";
+    status: "done" | "failed";
+    /** Why, when it failed. */
+    error?: string;
+    endedAt: string;
+  };
 
-/** Appends a session's records to its file. */
+/** Appends the records of one session. */
 export interface SessionWriter {
-  /** Appends `record` as one line, in one write. */
+  /** The file written. */
+  readonly path: string;
+  /** Appends one record, whole or not at all. */
   write(record: SessionRecord): Promise<void>;
-  /** Closes the file; later writes reject. */
+  /** Stops writing. */
   close(): Promise<void>;
 }
 
-/** What the start record holds besides its type. */
-export type SessionMeta = Omit<SessionStartRecord, "type">;
+/** How many sessions a project keeps by default; the oldest beyond it are removed. */
+export const DEFAULT_SESSIONS_KEPT = 200;
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,80}$/;
+
+/** The folder holding the toolkit's state for the project at `root`. */
+export function projectStateDir(root: string, env: Env): string {
+  return join(stateDir(env), "projects", projectKey(root));
+}
+
+function sessionFile(dir: string, id: string): string {
+  if (!ID_PATTERN.test(id)) {
+    throw new Error(
+      `invalid session id "${id}": use the id \`beeuni sessions ls\` prints`,
+    );
+  }
+  return join(dir, "sessions", `${id}.jsonl`);
+}
+
+/** A new session id: the UTC time it starts, then random hex (sorts by time). */
+export function newSessionId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+/** Removes the oldest session files of `dir` so that at most `keep` remain. */
+function prune(dir: string, keep: number): void {
+  const folder = join(dir, "sessions");
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
+  } catch {
+    return;
+  }
+  if (names.length <= keep) return;
+  // Ids start with the time they began: the name order is their age.
+  names.sort();
+  for (const name of names.slice(0, names.length - keep)) {
+    rmSync(join(folder, name), { force: true });
+  }
+}
 
 /**
- * Creates `<stateDir>/sessions/<meta.id>.jsonl` (refusing an existing one),
- * writes the start record and returns a writer for the others. Each
- * record is one line written with one append, so a crash leaves at most
- * a last line without its newline, which readers skip.
- *
- * @example
- * ```ts ignore (writes into a state folder)
- * const writer = await openSessionWriter(dir, {
- *   id: "s1", agent: "beeuni", harness: "standard", model: "openai/gpt-4.1",
- *   startedAt: new Date().toISOString(), prompt: "hi",
- * });
- * await writer.write({ type: "text", text: "Hello" });
- * await writer.close();
- * ```
+ * Starts the file of a new session in the project state folder `dir`
+ * (see {@linkcode projectStateDir}) with its `start` record, after removing
+ * the oldest sessions beyond `keep`.
  */
-export async function openSessionWriter(
-  stateDir: string,
+export function openSessionWriter(
+  dir: string,
   meta: SessionMeta,
+  keep: number = DEFAULT_SESSIONS_KEPT,
 ): Promise<SessionWriter> {
-  const folder = join(stateDir, "sessions");
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const file = await open(join(folder, `${meta.id}.jsonl`), "wx", 0o600);
-  let queue: Promise<unknown> = Promise.resolve();
-  const append = (record: SessionRecord): Promise<void> => {
-    const next = queue.then(async () => {
-      await file.appendFile(`${JSON.stringify(record)}\n`);
-    });
-    queue = next.catch(() => {});
-    return next;
+  const path = sessionFile(dir, meta.id);
+  mkdirSync(join(dir, "sessions"), { recursive: true, mode: 0o700 });
+  prune(dir, Math.max(keep - 1, 0));
+  let closed = false;
+  const append = (record: SessionRecord) => {
+    if (closed) throw new Error(`session "${meta.id}" is closed`);
+    // One write of a whole line: readers skip a line with no newline.
+    appendFileSync(path, JSON.stringify(record) + "\n", { mode: 0o600 });
   };
-  await append({ type: "start", ...meta });
-  return {
-    write: append,
-    async close() {
-      await queue;
-      await file.close();
+  append({ type: "start", ...meta });
+  return Promise.resolve({
+    path,
+    write: (record) => Promise.resolve(append(record)),
+    close: () => {
+      closed = true;
+      return Promise.resolve();
     },
-  };
+  });
+}
+
+/** The records of session `id` in the project state folder `dir`, in order; throws when there is no such session. */
+export function readSession(dir: string, id: string): SessionRecord[] {
+  let text: string;
+  try {
+    text = readFileSync(sessionFile(dir, id), "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") {
+      throw new Error(
+        `no session "${id}" in this project: \`beeuni sessions ls\` lists them`,
+      );
+    }
+    throw error;
+  }
+  return parseRecords(text);
+}
+
+/** The whole records of a session file's text: a last line with no newline is not one yet. */
+export function parseRecords(text: string): SessionRecord[] {
+  const lines = text.split("\n");
+  lines.pop();
+  const records: SessionRecord[] = [];
+  for (const line of lines) {
+    try {
+      const record = JSON.parse(line);
+      if (record && typeof record.type === "string") records.push(record);
+    } catch {
+      // A torn line is not a record.
+    }
+  }
+  return records;
+}
+
+/** How a session stands. */
+export type SessionStatus = "running" | "done" | "failed" | "interrupted";
+
+/** One session in a listing. */
+export interface SessionSummary extends SessionMeta {
+  /** How it stands: `interrupted` when its process ended without an end record. */
+  status: SessionStatus;
+  /** Why it failed. */
+  error?: string;
+  /** When it ended, ISO 8601. */
+  endedAt?: string;
+}
+
+/** How a session stands, from its records. */
+export function summarize(
+  records: SessionRecord[],
+): SessionSummary | undefined {
+  const start = records[0];
+  if (start?.type !== "start") return undefined;
+  const { type: _type, ...meta } = start;
+  const end = records.findLast((record) => record.type === "end");
+  if (end?.type === "end") {
+    return {
+      ...meta,
+      status: end.status,
+      error: end.error,
+      endedAt: end.endedAt,
+    };
+  }
+  const alive = start.pid === undefined || isProcessRunning(start.pid);
+  return { ...meta, status: alive ? "running" : "interrupted" };
+}
+
+/** The sessions of the project state folder `dir`, newest first. */
+export function listSessions(dir: string): SessionSummary[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, "sessions"));
+  } catch {
+    return [];
+  }
+  const summaries: SessionSummary[] = [];
+  for (
+    const name of names.filter((n) => n.endsWith(".jsonl")).sort().reverse()
+  ) {
+    try {
+      const summary = summarize(readSession(dir, name.slice(0, -6)));
+      if (summary) summaries.push(summary);
+    } catch {
+      // Removed meanwhile.
+    }
+  }
+  return summaries;
+}
+
+/** The size of a session's file in bytes (0 when absent): what a live reader polls. */
+export function sessionSize(dir: string, id: string): number {
+  try {
+    return statSync(sessionFile(dir, id)).size;
+  } catch {
+    return 0;
+  }
 }
