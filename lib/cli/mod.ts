@@ -87,11 +87,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     hostsTools: () => true,
   },
   {
-    name: "cr open",
-    summary: "Open a change request for the current branch with gh or glab",
-    load: async () => (await import("./cr_open.ts")).crOpenCommand,
-  },
-  {
     name: "secrets set",
     summary: "Store a secret for this project, reading its value from stdin",
     load: async () => (await import("./secrets_set.ts")).secretsSetCommand,
@@ -105,6 +100,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "secrets rm",
     summary: "Remove a secret from this project's local store",
     load: async () => (await import("./secrets_rm.ts")).secretsRmCommand,
+  },
+  {
+    name: "cr open",
+    summary: "Open a change request for the current branch with gh or glab",
+    load: async () => (await import("./cr_open.ts")).crOpenCommand,
   },
 ];
 
