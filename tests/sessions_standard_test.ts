@@ -15,8 +15,9 @@ import {
 import {
   openSessionWriter,
   readSession,
-  type SessionRecord,
+  type SessionMeta,
 } from "../lib/sessions/record.ts";
+import { standardSessionCommand } from "../lib/cli/_standard_session.ts";
 import { runStandardSession } from "../lib/sessions/standard_harness.ts";
 import { opencodeEventRecords } from "../lib/sessions/_opencode_events.ts";
 import { DaemonNotRunningError, locateDaemon } from "../lib/daemon/mod.ts";
@@ -50,7 +51,7 @@ const FILES: Record<string, string> = {
 
 Deno.test({
   name:
-    "a standard-harness session runs in real opencode, starting the daemon for it, and its records show each tool call with its status and what the model read (S1, S2, S3)",
+    "a standard-harness session runs in real opencode, starting the daemon for it; it prints each tool call and its records show each with its status and what the model read (S1, S2, S3)",
   // The daemon this session starts runs in this process and is closed by it.
   sanitizeResources: false,
   sanitizeOps: false,
@@ -78,35 +79,47 @@ Deno.test({
       ...home.env,
       PATH: `${dirname(opencode)}:${home.env.PATH}`,
     };
-    const meta = {
-      id: "s1",
-      agent: "build",
-      harness: "standard" as const,
-      model: "fake/fake-model",
-      startedAt: new Date().toISOString(),
-      prompt: "Where is order A-7?",
-    };
-    const writer = await openSessionWriter(state.dir, meta);
-    const seen: SessionRecord[] = [];
-    const logs: string[] = [];
-    const result = await runStandardSession({
-      dir: repo.dir,
-      model: meta.model,
-      prompt: meta.prompt,
-      writer,
+    const io = {
+      cwd: repo.dir,
       env,
-      onRecord: (record) => seen.push(record),
-      log: (line) => logs.push(line),
-    });
-    await writer.close();
-    assert.deepEqual(result, { status: "done" }, logs.join("\n"));
+      stdout: (text: string) => out.push(text),
+      stderr: (text: string) => err.push(text),
+      readStdin: () => Promise.resolve(""),
+      color: false,
+    };
+    const out: string[] = [];
+    const err: string[] = [];
+    const prompt = "Where is order A-7?";
+    const code = await standardSessionCommand({
+      root: repo.dir,
+      stateDir: state.dir,
+      id: "s1",
+      defaultAgent: "beeuni",
+      model: "fake/fake-model",
+      prompt,
+      verbose: true,
+    }, io);
+    assert.equal(code, 0, err.join(""));
+    const printed = out.join("");
+    assert.match(printed, /^session s1\n/);
+    assert.match(printed, /^\[tool\] lookup_order ok \d+ ms$/m);
+    assert.match(printed, /^\[tool\] fail_order error \d+ ms$/m);
+    assert.match(printed, /^\[tool\] cancel_order not_found \d+ ms$/m);
+    assert.match(printed, /^Order A-7 has shipped\.\n$/m);
 
     // The daemon the session started is gone with it.
     assert.throws(() => locateDaemon(repo.dir, env), DaemonNotRunningError);
 
     const records = readSession(state.dir, "s1");
-    assert.deepEqual(records[0], { type: "start", ...meta });
-    assert.deepEqual(records.slice(1), seen);
+    const { startedAt: _, ...start } = records[0] as SessionMeta;
+    assert.deepEqual(start, {
+      type: "start",
+      id: "s1",
+      agent: "beeuni",
+      harness: "standard",
+      model: "fake/fake-model",
+      prompt,
+    });
     const calls = records.filter((r) => r.type === "tool-call");
     const results = records.filter((r) => r.type === "tool-result");
     const byName = (name: string) => {
