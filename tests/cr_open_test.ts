@@ -163,7 +163,7 @@ Deno.test("cr open relays gh's error and exits 1 without claiming a pull request
   assert.match(result.stderr, /pull request create failed: GraphQL/);
   assert.match(
     result.stderr,
-    /beeuni cr open: no pull request was opened: "gh pr create" exited with code 1\nTo open it by hand:\n  1\. Push the branch: git push origin HEAD\n/,
+    /beeuni cr open: no pull request was opened: "gh pr create" exited with code 1\nTo open it by hand:\n {2}1\. Push the branch: git push origin HEAD\n/,
   );
 });
 
@@ -217,7 +217,7 @@ Deno.test("cr open refuses a missing title, a repository with no remote and a de
   assert.equal(noRemote.code, 1);
   assert.match(
     noRemote.stderr,
-    /no change request was opened: the repository has no remote named "origin"\nTo open it by hand:\n  1\. Add the forge's repository as a remote/,
+    /no change request was opened: the repository has no remote named "origin"\nTo open it by hand:\n {2}1\. Add the forge's repository as a remote/,
   );
 
   await git(repo.dir, "checkout", "-q", "--detach");
