@@ -75,9 +75,12 @@ Deno.test({
       join(repo.dir, "opencode.json"),
       fakeProviderConfig(model.baseURL),
     );
+    // PWD names another folder, as in a process started from elsewhere:
+    // opencode must still run in the project.
     const env = {
       ...home.env,
       PATH: `${dirname(opencode)}:${home.env.PATH}`,
+      PWD: await Deno.realPath(state.dir),
     };
     const io = {
       cwd: repo.dir,

@@ -140,7 +140,8 @@ function spawnOpencode(
   return new Promise((resolve) => {
     const child = spawn(program, args, {
       cwd: root,
-      env: env as Record<string, string>,
+      // opencode takes its project folder from PWD when set.
+      env: { ...env, PWD: root } as Record<string, string>,
       // No standard input: opencode run reads a piped one as more prompt.
       stdio: ["ignore", "pipe", "pipe"],
     });
