@@ -2,24 +2,21 @@
 // folder holding the sessions of the project they act on.
 
 import { dirname } from "node:path";
-import { type CommandIo, type ParsedArgs, parseOptions } from "./command.ts";
+import type { CommandIo } from "./command.ts";
+import { MANIFEST_OPTION } from "./_options.ts";
 import { locateManifest } from "../project/mod.ts";
 import { projectStateDir } from "../sessions/mod.ts";
 
-/** The parsed `--json` and `--manifest` options and the project's state folder. */
-export function sessionsArgs(
-  args: string[],
+/** The options of `sessions log` and `sessions ls`. */
+export const SESSIONS_OPTIONS = {
+  json: { type: "boolean", help: "print the records as JSON" },
+  manifest: MANIFEST_OPTION,
+} as const;
+
+/** The state folder of the project `manifest` (or the current folder) leads to. */
+export function sessionsStateDir(
+  manifest: string | undefined,
   io: CommandIo,
-): { parsed: ParsedArgs; json: boolean; stateDir: string } {
-  const parsed = parseOptions(args, {
-    json: { type: "boolean" },
-    manifest: { type: "string" },
-  });
-  const manifest = parsed.values.manifest as string | undefined;
-  const root = dirname(locateManifest(io.cwd, manifest));
-  return {
-    parsed,
-    json: parsed.values.json === true,
-    stateDir: projectStateDir(root, io.env),
-  };
+): string {
+  return projectStateDir(dirname(locateManifest(io.cwd, manifest)), io.env);
 }

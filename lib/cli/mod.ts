@@ -133,6 +133,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "Remove a secret from this project's local store",
     load: async () => (await import("./secrets_rm.ts")).secretsRmCommand,
   },
+  {
+    name: "cr open",
+    summary: "Open a change request for the current branch with gh or glab",
+    load: async () => (await import("./cr_open.ts")).crOpenCommand,
+  },
 ];
 
 function listing(entries: readonly CommandEntry[]): string[] {

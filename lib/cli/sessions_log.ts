@@ -5,44 +5,35 @@
  * @module
  */
 
-import { type Command, type CommandIo, UsageError } from "./command.ts";
-import { sessionsArgs } from "./_sessions_dir.ts";
+import { type Command, defineCommand, UsageError } from "./command.ts";
+import { SESSIONS_OPTIONS, sessionsStateDir } from "./_sessions_dir.ts";
 import { formatSessionLog, readSession } from "../sessions/mod.ts";
 
 /** `beeuni sessions log <id> [--json]`. */
-export const sessionsLogCommand: Command = {
-  name: "sessions log",
-  summary: "Print a session's messages and tool calls",
-  usage: `Usage: beeuni sessions log <id> [--json] [--manifest PATH]
-
-Prints the session's messages in order: the prompt, the model's text, and
+export const sessionsLogCommand: Command<typeof SESSIONS_OPTIONS> =
+  defineCommand({
+    synopsis: "<id> [--json] [--manifest PATH]",
+    description:
+      `Prints the session's messages in order: the prompt, the model's text, and
 each tool call with its arguments, its status (ok, error, not_found,
 aborted, timeout), how long it took and the output the model read; last,
 how the session ended. A session still running shows what it has done.
-
-Options:
-  --json           print the session's records as a JSON array
-  --manifest PATH  the project's beeuni.yaml (default: found from the
-                   current folder upwards)
-`,
-  run(args: string[], io: CommandIo): Promise<number> {
-    const { parsed: { positionals }, json, stateDir } = sessionsArgs(
-      args,
-      io,
-    );
-    if (positionals.length !== 1) {
-      throw new UsageError(
-        positionals.length === 0
-          ? "missing the session's id (`beeuni sessions ls` lists them)"
-          : `expected one session id, got ${positionals.length}`,
+With --json, the session's records as a JSON array.`,
+    options: SESSIONS_OPTIONS,
+    positionals: 1,
+    run({ values, positionals }, io) {
+      if (positionals.length === 0) {
+        throw new UsageError(
+          "missing the session's id (`beeuni sessions ls` lists them)",
+        );
+      }
+      const stateDir = sessionsStateDir(values.manifest, io);
+      const records = readSession(stateDir, positionals[0]);
+      io.stdout(
+        values.json
+          ? `${JSON.stringify(records, null, 2)}\n`
+          : formatSessionLog(records),
       );
-    }
-    const records = readSession(stateDir, positionals[0]);
-    io.stdout(
-      json
-        ? `${JSON.stringify(records, null, 2)}\n`
-        : formatSessionLog(records),
-    );
-    return Promise.resolve(0);
-  },
-};
+      return Promise.resolve(0);
+    },
+  });

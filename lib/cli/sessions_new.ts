@@ -9,13 +9,8 @@
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { dirname } from "node:path";
-import {
-  type Command,
-  type CommandIo,
-  parseOptions,
-  UsageError,
-} from "./command.ts";
-import { timeoutOption } from "./_timeout_option.ts";
+import { type Command, defineCommand, UsageError } from "./command.ts";
+import { MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
 import { projectHost } from "./_project_host.ts";
 import { DEFAULT_AGENT } from "./tools_call.ts";
 import { escapeControl, isProcessRunning } from "../common/mod.ts";
@@ -35,7 +30,54 @@ import {
   sessionSize,
 } from "../sessions/mod.ts";
 
-const HARNESSES = ["experimental", "standard"];
+const OPTIONS = {
+  prompt: { type: "string", value: "TEXT", help: "what to ask the model" },
+  agent: {
+    type: "string",
+    value: "NAME",
+    help: `the agent the session runs as (default "${DEFAULT_AGENT}")`,
+  },
+  model: {
+    type: "string",
+    value: "P/M",
+    help: "the model (default: BEEUNI_MODEL)",
+  },
+  harness: {
+    type: "string",
+    value: "H",
+    choices: ["experimental", "standard"],
+    default: "experimental",
+    help: `experimental (default: the toolkit runs the tools)
+or standard (opencode runs the session)`,
+  },
+  "max-steps": {
+    type: "integer",
+    value: "N",
+    default: DEFAULT_MAX_STEPS,
+    help: `the most model turns (default ${DEFAULT_MAX_STEPS})`,
+  },
+  wait: {
+    type: "boolean",
+    help: "run in the foreground and print the session",
+  },
+  manifest: MANIFEST_OPTION,
+  "timeout-ms": {
+    type: "integer",
+    value: "N",
+    help: "each tool call's timeout in milliseconds",
+  },
+  runner: RUNNER_OPTION,
+  verbose: {
+    type: "boolean",
+    help: "also print the host's log lines on standard error",
+  },
+  id: {
+    type: "string",
+    value: "ID",
+    help: `the session's id (given when the session runs in
+the background)`,
+  },
+} as const;
 
 /** Waits until `ready()` or the process `pid` has exited; resolves to whether `ready()` held. */
 async function waitForStart(
@@ -57,96 +99,46 @@ function toolLine(record: SessionRecord & { type: "tool-result" }): string {
 }
 
 /** `beeuni sessions new --prompt TEXT`. */
-export const sessionsNewCommand: Command = {
-  name: "sessions new",
-  summary: "Start a session: a model given the project's tools and a prompt",
-  usage:
-    `Usage: beeuni sessions new --prompt TEXT [--agent NAME] [--model PROVIDER/MODEL]
-                          [--harness experimental] [--max-steps N] [--wait]
-
-Starts a session in which a model gets the tools the agent sees (as
+export const sessionsNewCommand: Command<typeof OPTIONS> = defineCommand({
+  synopsis:
+    "--prompt TEXT [--agent NAME] [--model PROVIDER/MODEL] [--harness experimental|standard] [--max-steps N] [--wait]",
+  description:
+    `Starts a session in which a model gets the tools the agent sees (as
 \`beeuni tools ls --agent NAME --harness experimental\` lists them) and the
 prompt; the toolkit runs each call the model makes as the daemon would.
 Prints "session <id>" first. Without --wait the session runs in the
 background (\`beeuni sessions log <id>\` shows it); with --wait the model's
 text and one line per tool call (name, status, duration) are printed as
 they come, and the exit code is 0 when the model finished, 1 when the
-session failed (a model error, or --max-steps turns used).
+session failed (a model error, or --max-steps turns used). With
+--harness standard, opencode runs the session with its own model settings.
 
 Models (PROVIDER/MODEL), and what each reads from the environment or, for
 a key, from the project's secret store (\`beeuni secrets set NAME\`):
   openai/MODEL             OPENAI_API_KEY, OPENAI_BASE_URL (Responses API)
   anthropic/MODEL          ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL
   openai-compatible/MODEL  OPENAI_COMPATIBLE_BASE_URL (llama.cpp, vLLM,
-                           Ollama: Chat Completions), OPENAI_COMPATIBLE_API_KEY
-
-Options:
-  --prompt TEXT     what to ask the model
-  --agent NAME      the agent the session runs as (default "${DEFAULT_AGENT}")
-  --model P/M       the model (default: BEEUNI_MODEL)
-  --harness H       experimental (default: the toolkit runs the tools)
-  --max-steps N     the most model turns (default ${DEFAULT_MAX_STEPS})
-  --wait            run in the foreground and print the session
-  --manifest PATH   the project's beeuni.yaml (default: found from the
-                    current folder upwards)
-  --timeout-ms N    each tool call's timeout in milliseconds
-  --runner RUNTIME  the runtime tools run on: deno, node or bun
-  --verbose         also print the host's log lines on standard error
-`,
-  async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseOptions(args, {
-      prompt: { type: "string" },
-      agent: { type: "string" },
-      model: { type: "string" },
-      harness: { type: "string" },
-      "max-steps": { type: "string" },
-      wait: { type: "boolean" },
-      manifest: { type: "string" },
-      "timeout-ms": { type: "string" },
-      runner: { type: "string" },
-      verbose: { type: "boolean" },
-      // Set when `sessions new` starts itself in the background.
-      id: { type: "string" },
-    });
-    if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    }
-    const prompt = values.prompt as string | undefined;
+                           Ollama: Chat Completions), OPENAI_COMPATIBLE_API_KEY`,
+  options: OPTIONS,
+  async run({ values, args }, io) {
+    const prompt = values.prompt;
     if (prompt === undefined || prompt.trim() === "") {
       throw new UsageError("missing --prompt: say what to ask the model");
     }
-    const agent = (values.agent as string | undefined) ?? DEFAULT_AGENT;
+    const agent = values.agent ?? DEFAULT_AGENT;
     if (agent === "") throw new UsageError("--agent must not be empty");
-    const harness = (values.harness as string | undefined) ?? "experimental";
-    if (!HARNESSES.includes(harness)) {
-      throw new UsageError(
-        `unknown harness "${harness}": use "experimental" or "standard"`,
-      );
-    }
-    if (harness === "standard") {
-      throw new UsageError(
-        `the standard harness cannot run sessions here yet: use --harness experimental`,
-      );
-    }
-    const stepsText = values["max-steps"] as string | undefined;
-    const maxSteps = stepsText === undefined
-      ? DEFAULT_MAX_STEPS
-      : Number(stepsText);
-    if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-      throw new UsageError(
-        `--max-steps must be a whole number of at least 1, got "${stepsText}"`,
-      );
-    }
-    const timeoutMs = timeoutOption(values["timeout-ms"] as string | undefined);
-    const manifestFile = locateManifest(
-      io.cwd,
-      values.manifest as string | undefined,
-    );
+    const harness = values.harness;
+    const maxSteps = values["max-steps"];
+    const timeoutMs = values["timeout-ms"];
+    const manifestFile = locateManifest(io.cwd, values.manifest);
     const root = dirname(manifestFile);
     let secrets: Record<string, string> | undefined;
     const lookup = (name: string) =>
       io.env[name] || (secrets ??= readSecrets(root, io.env))[name];
-    const settings = modelSettings(values.model as string | undefined, lookup);
+    // opencode reads its own model settings in the standard harness.
+    const settings = harness === "standard"
+      ? undefined
+      : modelSettings(values.model, lookup);
     const stateDir = projectStateDir(root, io.env);
 
     if (values.wait !== true) {
@@ -177,12 +169,26 @@ Options:
       return 0;
     }
 
-    const id = (values.id as string | undefined) ?? newSessionId();
-    const verbose = values.verbose === true;
+    const id = values.id ?? newSessionId();
+    const verbose = values.verbose;
+    if (settings === undefined) {
+      const { standardSessionCommand } = await import("./_standard_session.ts");
+      return await standardSessionCommand({
+        root,
+        stateDir,
+        id,
+        agent: values.agent,
+        defaultAgent: DEFAULT_AGENT,
+        model: values.model ?? io.env.BEEUNI_MODEL,
+        prompt,
+        pid: process.pid,
+        verbose,
+      }, io);
+    }
     const model = await languageModel(settings);
     const host = await projectHost(manifestFile, io, {
       validateArgs: false,
-      runner: values.runner as string | undefined,
+      runner: values.runner,
       timeoutMs,
       log: (line) => {
         if (verbose) io.stderr(line + "\n");
@@ -249,4 +255,4 @@ Options:
       await host.close();
     }
   },
-};
+});

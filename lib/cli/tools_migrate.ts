@@ -42,6 +42,7 @@ import {
   type SourceParser,
 } from "../project/mod.ts";
 import { isToolName, LEGACY_TOOLS_DIR } from "../manifest/mod.ts";
+import { shellQuote } from "../common/mod.ts";
 
 /** Writes `text` to `path` through a temporary file in the same folder and a rename. */
 function writeAtomic(path: string, text: string): void {
@@ -338,11 +339,6 @@ same name).
       : 0;
   },
 });
-
-/** A shell word: `text` in single quotes. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 /** The closing lines: what is left to do, and how to check the result. */
 async function nextSteps(

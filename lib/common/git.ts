@@ -29,7 +29,7 @@
  * - `credential.helper`, `core.askPass`: set empty (no helper, no
  *   program), and `GIT_TERMINAL_PROMPT=0`.
  *
- * The read-only commands never reach the other settings that name a
+ * `config --get` reads settings and runs nothing. The read-only commands never reach the other settings that name a
  * program, which is why no other command is accepted: content filters
  * and drivers (`filter.<driver>.clean`, `.smudge`, `.process`,
  * `diff.<driver>.textconv`, `.command`, `merge.<driver>.driver`; their
@@ -49,8 +49,12 @@
 import { execFile, execFileSync } from "node:child_process";
 import process from "node:process";
 
-/** The git commands {@linkcode gitSync} runs: ones that read the index and paths, never file contents. */
-export type GitReadCommand = "ls-files" | "rev-parse";
+/**
+ * The git commands {@linkcode gitSync} runs: ones that read the index,
+ * paths and settings, never file contents (`config` is given `--get`
+ * only).
+ */
+export type GitReadCommand = "config" | "ls-files" | "rev-parse";
 
 /** Git options that switch off the programs the repository's configuration names. */
 const NO_PROGRAMS = [
@@ -105,6 +109,9 @@ export function gitSync(
   args: [GitReadCommand, ...string[]],
   options: GitOptions,
 ): string {
+  if (args[0] === "config" && args[1] !== "--get") {
+    throw new Error('gitSync runs "git config" with "--get" only');
+  }
   return execFileSync("git", [...NO_PROGRAMS, ...args], {
     ...execOptions(options),
     stdio: ["ignore", "pipe", "ignore"],

@@ -37,6 +37,8 @@ export {
   projectKey,
   stateDir,
 } from "./dirs.ts";
+export { findProgram } from "./find_program.ts";
+export { shellQuote } from "./shell_quote.ts";
 export {
   type FileLockOptions,
   withFileLock,

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { type ShapedSchema, shapeSchema } from "../schema_targets/mod.ts";
 import type { LanguageModel } from "ai";
 import { importSdk } from "./_sdk.ts";
 
@@ -129,13 +130,26 @@ export async function languageModel(
 }
 
 /**
- * The JSON Schema sent to `provider` for a tool's `parameters`: the one
- * place a session picks the schema its provider accepts (today every
- * provider gets the tool's own schema).
+ * The schema `provider` is sent for a tool's `parameters`, shaped by the
+ * function-calling rules it documents, with the way back from what its
+ * model sends to the tool's own arguments; `undefined` for a provider
+ * without documented rules (an OpenAI-compatible server gets the tool's
+ * own schema).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toolSchemaFor } from "./model.ts";
+ *
+ * const shaped = toolSchemaFor("anthropic", { type: "object", properties: {} });
+ * assert.equal(shaped?.target, "anthropic");
+ * assert.equal(toolSchemaFor("openai-compatible", { type: "object" }), undefined);
+ * ```
  */
 export function toolSchemaFor(
-  _provider: Provider,
+  provider: Provider,
   parameters: Record<string, unknown>,
-): Record<string, unknown> {
-  return parameters;
+): ShapedSchema | undefined {
+  if (provider === "openai-compatible") return undefined;
+  return shapeSchema(parameters, provider);
 }

@@ -9,7 +9,7 @@
  */
 
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
-import { errorMessage } from "../common/mod.ts";
+import { errorMessage, isPlainObject } from "../common/mod.ts";
 import type { CallOutcome, Host, HostedTool } from "../host/mod.ts";
 import { type Provider, toolSchemaFor } from "./model.ts";
 import type { SessionRecord, SessionWriter, ToolCallStatus } from "./record.ts";
@@ -125,6 +125,7 @@ export async function runSession(
     name: string,
     args: unknown,
     signal: AbortSignal | undefined,
+    validateArgs: boolean,
   ): Promise<Answer> => {
     const started = performance.now();
     const outcome = await host.call({
@@ -133,6 +134,7 @@ export async function runSession(
       sessionId: options.id,
       agent,
       signal,
+      ...(validateArgs ? { validateArgs } : {}),
     });
     return { outcome, durationMs: Math.round(performance.now() - started) };
   };
@@ -158,13 +160,20 @@ export async function runSession(
   const toolsFor = (listed: HostedTool[]): ToolSet => {
     const tools: ToolSet = {};
     for (const hosted of listed) {
+      // The provider gets a schema it accepts; when that is a rewrite of
+      // the tool's, the model's arguments are mapped back and checked
+      // against the tool's own schema, as the daemon does for ?target=.
+      const shaped = toolSchemaFor(options.provider, hosted.parameters);
+      const rewritten = shaped !== undefined &&
+        shaped.parameters !== hosted.parameters;
       tools[hosted.name] = tool<unknown, Answer, Record<string, never>>({
         description: hosted.description,
-        inputSchema: jsonSchema(
-          toolSchemaFor(options.provider, hosted.parameters),
-        ),
+        inputSchema: jsonSchema(shaped?.parameters ?? hosted.parameters),
         execute: (input, { abortSignal, toolCallId }) => {
-          const answer = call(hosted.name, input, abortSignal);
+          const args = rewritten && isPlainObject(input)
+            ? shaped.restore(input)
+            : input;
+          const answer = call(hosted.name, args, abortSignal, rewritten);
           running.set(toolCallId, { name: hosted.name, answer });
           return answer;
         },
@@ -240,7 +249,12 @@ export async function runSession(
         } else if (part.type === "tool-error") {
           // A tool the model was not given: the host answers as it does
           // on every transport ("not found").
-          const answer = await call(part.toolName, part.input, options.signal);
+          const answer = await call(
+            part.toolName,
+            part.input,
+            options.signal,
+            false,
+          );
           const output = modelOutput(
             options.provider,
             part.toolName,

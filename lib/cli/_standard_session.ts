@@ -1,0 +1,93 @@
+/**
+ * `beeuni sessions new --harness standard --wait`: one session run by
+ * opencode in the project, printed as it comes and kept in the project's
+ * session store.
+ *
+ * @module
+ */
+
+import type { CommandIo } from "./command.ts";
+import { escapeControl } from "../common/mod.ts";
+import { openSessionWriter, type SessionRecord } from "../sessions/record.ts";
+import { runStandardSession } from "../sessions/standard_harness.ts";
+
+/** What `sessions new` has settled before the session runs. */
+export interface StandardSessionCommandOptions {
+  /** The project root. */
+  root: string;
+  /** The project's state folder (the session store's `dir`). */
+  stateDir: string;
+  /** The session's id. */
+  id: string;
+  /** The agent asked for with `--agent`, if any. */
+  agent?: string;
+  /** The agent recorded when none was asked for. */
+  defaultAgent: string;
+  /** `--model`, else `BEEUNI_MODEL`, if any. */
+  model?: string;
+  /** The prompt. */
+  prompt: string;
+  /** The process running the session, recorded so a crash shows as interrupted. */
+  pid?: number;
+  /** Print the daemon's log lines, if it starts one. */
+  verbose?: boolean;
+}
+
+/** One line for a finished tool call: name, status, duration. */
+function toolLine(record: SessionRecord & { type: "tool-result" }): string {
+  return `[tool] ${
+    escapeControl(record.name)
+  } ${record.status} ${record.durationMs} ms\n`;
+}
+
+/**
+ * Runs the session in opencode: prints `session <id>`, then the model's
+ * text and one line per tool call as they come.
+ *
+ * @returns 0 when the session ended done, 1 when it failed.
+ */
+export async function standardSessionCommand(
+  options: StandardSessionCommandOptions,
+  io: CommandIo,
+): Promise<number> {
+  const writer = await openSessionWriter(options.stateDir, {
+    id: options.id,
+    agent: options.agent ?? options.defaultAgent,
+    harness: "standard",
+    model: options.model ?? "opencode's configured model",
+    startedAt: new Date().toISOString(),
+    prompt: options.prompt,
+    ...(options.pid === undefined ? {} : { pid: options.pid }),
+  });
+  io.stdout(`session ${options.id}\n`);
+  try {
+    const result = await runStandardSession({
+      dir: options.root,
+      agent: options.agent,
+      model: options.model,
+      prompt: options.prompt,
+      writer,
+      env: io.env,
+      log: (line) => {
+        if (options.verbose) io.stderr(`${escapeControl(line)}\n`);
+      },
+      onRecord(record) {
+        if (record.type === "text") {
+          const text = escapeControl(record.text, { keepNewlines: true });
+          io.stdout(text.endsWith("\n") ? text : `${text}\n`);
+        } else if (record.type === "tool-result") io.stdout(toolLine(record));
+      },
+    });
+    if (result.status === "failed") {
+      io.stderr(
+        `beeuni sessions new: session ${options.id} failed: ${
+          escapeControl(result.error ?? "")
+        }\n`,
+      );
+      return 1;
+    }
+    return 0;
+  } finally {
+    await writer.close();
+  }
+}
