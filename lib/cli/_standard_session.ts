@@ -7,8 +7,9 @@
  */
 
 import type { CommandIo } from "./command.ts";
+import { sessionExit, toolLine } from "./_session_lines.ts";
 import { escapeControl } from "../common/mod.ts";
-import { openSessionWriter, type SessionRecord } from "../sessions/record.ts";
+import { openSessionWriter } from "../sessions/record.ts";
 import { runStandardSession } from "../sessions/standard_harness.ts";
 
 /** What `sessions new` has settled before the session runs. */
@@ -31,13 +32,6 @@ export interface StandardSessionCommandOptions {
   pid?: number;
   /** Print the daemon's log lines, if it starts one. */
   verbose?: boolean;
-}
-
-/** One line for a finished tool call: name, status, duration. */
-function toolLine(record: SessionRecord & { type: "tool-result" }): string {
-  return `[tool] ${
-    escapeControl(record.name)
-  } ${record.status} ${record.durationMs} ms\n`;
 }
 
 /**
@@ -78,15 +72,7 @@ export async function standardSessionCommand(
         } else if (record.type === "tool-result") io.stdout(toolLine(record));
       },
     });
-    if (result.status === "failed") {
-      io.stderr(
-        `beeuni sessions new: session ${options.id} failed: ${
-          escapeControl(result.error ?? "")
-        }\n`,
-      );
-      return 1;
-    }
-    return 0;
+    return sessionExit(io, options.id, result);
   } finally {
     await writer.close();
   }

@@ -11,6 +11,7 @@ import process from "node:process";
 import { dirname } from "node:path";
 import { type Command, defineCommand, UsageError } from "./command.ts";
 import { MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
+import { sessionExit, toolLine } from "./_session_lines.ts";
 import { projectHost } from "./_project_host.ts";
 import { DEFAULT_AGENT } from "./tools_call.ts";
 import { escapeControl, isProcessRunning } from "../common/mod.ts";
@@ -26,7 +27,6 @@ import {
   openSessionWriter,
   projectStateDir,
   runSession,
-  type SessionRecord,
   sessionSize,
 } from "../sessions/mod.ts";
 
@@ -89,13 +89,6 @@ async function waitForStart(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return true;
-}
-
-/** The line `--wait` prints for a finished tool call. */
-function toolLine(record: SessionRecord & { type: "tool-result" }): string {
-  return `[tool] ${
-    escapeControl(record.name)
-  } ${record.status} ${record.durationMs} ms\n`;
 }
 
 /** `beeuni sessions new --prompt TEXT`. */
@@ -242,15 +235,7 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
       });
       unlisten();
       if (!atLineStart) print("\n");
-      if (result.status === "failed") {
-        io.stderr(
-          `beeuni sessions new: session ${id} failed: ${
-            escapeControl(result.error ?? "")
-          }\n`,
-        );
-        return 1;
-      }
-      return 0;
+      return sessionExit(io, id, result);
     } finally {
       await host.close();
     }
