@@ -53,6 +53,7 @@ export { toolEnv } from "./tool_env.ts";
 export { BodyTextError, readBodyText } from "./read_body_text.ts";
 export {
   removeStaleTemps,
+  removeTempsOf,
   STALE_TEMP_MS,
   type StaleTempOptions,
   tempTarget,

@@ -8,7 +8,7 @@
  */
 
 import { lstatSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** How old a temporary file must be before {@linkcode removeStaleTemps} removes it: 60 seconds. */
 export const STALE_TEMP_MS = 60_000;
@@ -66,4 +66,30 @@ export function removeStaleTemps(
     }
   }
   return removed;
+}
+
+/**
+ * Removes every temporary file a writer of `path` left beside it, however
+ * young: for a file whose every writer holds its lock, called under that
+ * lock, where no writer can be at work.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { removeTempsOf } from "./stale_temps.ts";
+ *
+ * const dir = mkdtempSync(join(tmpdir(), "temps_"));
+ * writeFileSync(join(dir, ".token.0123456789abcdef.tmp"), "");
+ * removeTempsOf(join(dir, "token"));
+ * assert.deepEqual(readdirSync(dir), []);
+ * ```
+ */
+export function removeTempsOf(path: string): string[] {
+  return removeStaleTemps(dirname(path), {
+    names: [basename(path)],
+    graceMs: 0,
+  });
 }

@@ -15,12 +15,12 @@
  */
 
 import { readFileSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import {
   type Env,
   isProcessRunning,
   projectKey,
-  removeStaleTemps,
+  removeTempsOf,
   stateDir,
   withFileLock,
   withFileLockNow,
@@ -60,7 +60,7 @@ function rewrite(
   change: (entries: DaemonEntry[]) => DaemonEntry[],
 ): void {
   // Every writer of the record holds its lock: any temporary file is a leftover.
-  removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+  removeTempsOf(path);
   const entries = change(liveDaemons(path));
   if (entries.length === 0) rmSync(path, { force: true });
   else {

@@ -27,7 +27,7 @@ import {
   type Env,
   isProcessRunning,
   projectKey,
-  removeStaleTemps,
+  removeTempsOf,
   stateDir,
   withFileLock,
   withFileLockNow,
@@ -128,7 +128,7 @@ export async function acquireToken(
   );
   const token = await withFileLock(path, () => {
     // Every writer of the file holds its lock: any temporary file is a leftover.
-    removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+    removeTempsOf(path);
     const current = readToken(path);
     const token = countHolders(path) > 0 && current ? current : generateToken();
     if (token !== current) writeFileAtomic(path, token + "\n");

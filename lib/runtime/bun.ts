@@ -7,10 +7,8 @@
  * @module
  */
 
-import process from "node:process";
 import type { Runtime } from "./types.ts";
-import { args, exit, onTerminate, processIo, watchDirs } from "./_node_io.ts";
-import { serve } from "./_serve.ts";
+import { processRuntime } from "./_process_runtime.ts";
 
 /** The part of Bun's global API this adapter uses. */
 interface BunApi {
@@ -22,14 +20,4 @@ function bun(): BunApi {
 }
 
 /** The toolkit's view of Bun. */
-export const bunRuntime: Runtime = {
-  name: "bun",
-  version: bun().version,
-  args,
-  io: processIo,
-  exit,
-  serve,
-  onTerminate,
-  watchDirs,
-  execPath: () => process.execPath,
-};
+export const bunRuntime: Runtime = processRuntime("bun", bun().version);

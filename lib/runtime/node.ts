@@ -8,20 +8,11 @@
 
 import process from "node:process";
 import type { Runtime } from "./types.ts";
-import { args, exit, onTerminate, processIo, watchDirs } from "./_node_io.ts";
-import { serve } from "./_serve.ts";
+import { processRuntime } from "./_process_runtime.ts";
 
 /** The toolkit's view of Node.js. */
 export const nodeRuntime: Runtime = {
-  name: "node",
-  version: process.versions.node,
-  args,
-  io: processIo,
-  exit,
-  serve,
-  onTerminate,
-  watchDirs,
-  execPath: () => process.execPath,
+  ...processRuntime("node", process.versions.node),
   lockDebugger,
 };
 

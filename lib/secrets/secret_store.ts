@@ -16,13 +16,13 @@
  */
 
 import { readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
   canonicalRoot,
   type Env,
   isPlainObject,
   projectKey,
-  removeStaleTemps,
+  removeTempsOf,
   stateDir,
   withFileLock,
   writeFileAtomic,
@@ -131,7 +131,7 @@ function updateStore(
 ): Promise<{ path: string; changed: boolean }> {
   const path = secretsFile(root, env);
   return withFileLock(path, () => {
-    removeStaleTemps(dirname(path), { names: [basename(path)], graceMs: 0 });
+    removeTempsOf(path);
     const secrets = readStore(path);
     if (!change(secrets)) return { path, changed: false };
     const sorted: Record<string, string> = {};

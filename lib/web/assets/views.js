@@ -424,6 +424,22 @@ function searches(output, valid) {
 }
 
 /**
+ * One search of a web or image search: its query, its error, then `body`.
+ * @param {Searches["searches"][number]} search
+ * @param {...import("./dom.js").Child} body
+ * @returns {HTMLElement}
+ */
+function searchSection(search, ...body) {
+  return h(
+    "section",
+    { class: "search" },
+    h("h3", null, search.query),
+    isString(search.error) ? h("p", { class: "error" }, search.error) : null,
+    ...body,
+  );
+}
+
+/**
  * @param {DoneCall} record
  * @returns {HTMLElement | null}
  */
@@ -441,13 +457,8 @@ function webSearchView(record) {
       ? h("p", { class: "note" }, `from ${data.provider}`)
       : null,
     data.searches.map((search) =>
-      h(
-        "section",
-        { class: "search" },
-        h("h3", null, search.query),
-        isString(search.error)
-          ? h("p", { class: "error" }, search.error)
-          : null,
+      searchSection(
+        search,
         search.results.length === 0 && !search.error
           ? h("p", { class: "note" }, "no results")
           : null,
@@ -486,13 +497,8 @@ function imageSearchView(record) {
     "div",
     { class: "view image-search", dataset: { view: "image_search" } },
     data.searches.map((search) =>
-      h(
-        "section",
-        { class: "search" },
-        h("h3", null, search.query),
-        isString(search.error)
-          ? h("p", { class: "error" }, search.error)
-          : null,
+      searchSection(
+        search,
         h(
           "div",
           { class: "grid" },
