@@ -18,8 +18,8 @@ import {
   type SessionMeta,
 } from "../lib/sessions/record.ts";
 import { standardSessionCommand } from "../lib/cli/_standard_session.ts";
-import { runStandardSession } from "../lib/sessions/standard_harness.ts";
-import { opencodeEventRecords } from "../lib/sessions/_opencode_events.ts";
+import { runStandardSession } from "../lib/standard_harness/mod.ts";
+import { opencodeEventRecords } from "../lib/sessions/mod.ts";
 import { DaemonNotRunningError, locateDaemon } from "../lib/daemon/mod.ts";
 
 const FILES: Record<string, string> = {

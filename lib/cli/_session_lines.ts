@@ -2,7 +2,7 @@
 
 import type { CommandIo } from "./command.ts";
 import { escapeControl } from "../common/mod.ts";
-import type { SessionRecord } from "../sessions/record.ts";
+import type { SessionRecord } from "../sessions/mod.ts";
 
 /** The line printed for a finished tool call: name, status, duration. */
 export function toolLine(

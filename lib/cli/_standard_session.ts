@@ -9,8 +9,8 @@
 import type { CommandIo } from "./command.ts";
 import { sessionExit, toolLine } from "./_session_lines.ts";
 import { escapeControl } from "../common/mod.ts";
-import { openSessionWriter } from "../sessions/record.ts";
-import { runStandardSession } from "../sessions/standard_harness.ts";
+import { openSessionWriter } from "../sessions/mod.ts";
+import { runStandardSession } from "../standard_harness/mod.ts";
 
 /** What `sessions new` has settled before the session runs. */
 export interface StandardSessionCommandOptions {

@@ -39,7 +39,7 @@ const OPTIONS = {
   },
   model: {
     type: "string",
-    value: "P/M",
+    value: "MODEL",
     help: "the model (default: BEEUNI_MODEL)",
   },
   harness: {

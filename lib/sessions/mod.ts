@@ -38,3 +38,7 @@ export {
   type SessionResult,
 } from "./run_session.ts";
 export { formatSessionLog } from "./format_log.ts";
+export {
+  type OpencodeEventRecords,
+  opencodeEventRecords,
+} from "./opencode_events.ts";

@@ -25,8 +25,11 @@ import {
 import { locateManifest } from "../project/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import type { Io } from "../runtime/mod.ts";
-import { opencodeEventRecords } from "./_opencode_events.ts";
-import type { SessionRecord, SessionWriter } from "./record.ts";
+import {
+  opencodeEventRecords,
+  type SessionRecord,
+  type SessionWriter,
+} from "../sessions/mod.ts";
 
 /** The provider keys opencode reads that a session takes from the project's secret store when the environment lacks them. */
 export const MODEL_KEY_NAMES: readonly string[] = [
