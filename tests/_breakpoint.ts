@@ -30,19 +30,43 @@ interface Message {
   error?: { message: string };
 }
 
+/** How long one attempt may take to reach the breakpoint. */
+const ATTEMPT_MS = 30_000;
+/** How many attempts before giving up. */
+const ATTEMPTS = 3;
+
 /**
  * Runs `beeuni <args>` under the inspector and resolves once it stands at
  * `at`, with none of that line run yet. Rejects (and kills the process)
- * when it ends without getting there.
+ * when it ends without getting there. A process that still has not reached
+ * it after a while is killed and started again, up to three times.
  */
 export async function stoppedAt(
   args: string[],
   at: StopAt,
   options: { cwd: string; env?: Record<string, string>; stdin?: string },
 ): Promise<StoppedRun> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await attemptStop(args, at, options, attempt === ATTEMPTS);
+    } catch (error) {
+      if (!(error instanceof StalledError) || attempt === ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** An attempt that did not reach the breakpoint in time. */
+class StalledError extends Error {}
+
+async function attemptStop(
+  args: string[],
+  at: StopAt,
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+  last: boolean,
+): Promise<StoppedRun> {
   const child = new Deno.Command(Deno.execPath(), {
     // `--quiet` would hide the inspector's address.
-    args: ["run", "--inspect-brk=127.0.0.1:0", "-A", CLI, ...args],
+    args: ["run", "--inspect-wait=127.0.0.1:0", "-A", CLI, ...args],
     cwd: options.cwd,
     env: { NO_COLOR: "1", ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
@@ -78,8 +102,22 @@ export async function stoppedAt(
     await drained;
     socket?.close();
   };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new StalledError(
+            `beeuni ${args.join(" ")} did not reach ${at.file} within ${
+              ATTEMPT_MS / 1000
+            } s${last ? "" : "; trying again"}: ${stderr}`,
+          ),
+        ),
+      ATTEMPT_MS,
+    );
+  });
   try {
-    const url = await Promise.race([listening, ended]);
+    const url = await Promise.race([listening, ended, stalled]);
     const ws = socket = new WebSocket(url);
     await Promise.race([
       new Promise((resolve, reject) => {
@@ -88,12 +126,15 @@ export async function stoppedAt(
           reject(new Error(`cannot reach the inspector at ${url}`));
       }),
       ended,
+      stalled,
     ]);
-    await Promise.race([stopAt(ws, at), ended]);
+    await Promise.race([stopAt(ws, at), ended, stalled]);
     return { kill };
   } catch (error) {
     await kill();
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -110,6 +151,11 @@ function stopAt(ws: WebSocket, at: StopAt): Promise<void> {
   let scriptId: string | undefined;
   let breakpoint: string | undefined;
   let instrumentation: string | undefined;
+  // Under --inspect-brk Deno could miss a run request sent while it still
+  // loaded the main module's graph and wait for ever; --inspect-wait runs
+  // once a session connects, and the request is repeated until the first
+  // pause all the same (it does nothing to a process already running).
+  let nudge: ReturnType<typeof setInterval> | undefined;
   return new Promise((resolve, reject) => {
     const fail = (error: unknown) =>
       reject(error instanceof Error ? error : new Error(String(error)));
@@ -147,12 +193,10 @@ function stopAt(ws: WebSocket, at: StopAt): Promise<void> {
       if (message.id !== undefined) {
         waiting.get(message.id)?.(message);
         waiting.delete(message.id);
-      } else if (
-        message.method === "Debugger.scriptParsed" &&
-        message.params.url === target
-      ) {
-        scriptId = message.params.scriptId;
+      } else if (message.method === "Debugger.scriptParsed") {
+        if (message.params.url === target) scriptId = message.params.scriptId;
       } else if (message.method === "Debugger.paused") {
+        clearInterval(nudge);
         onPause(message.params).catch(fail);
       }
     };
@@ -162,6 +206,14 @@ function stopAt(ws: WebSocket, at: StopAt): Promise<void> {
         instrumentation: "beforeScriptExecution",
       });
       instrumentation = set.result.breakpointId;
+      nudge = setInterval(() => {
+        if (ws.readyState !== WebSocket.OPEN) return clearInterval(nudge);
+        ws.send(JSON.stringify({
+          id: ++next,
+          method: "Runtime.runIfWaitingForDebugger",
+        }));
+      }, 250);
+      ws.addEventListener("close", () => clearInterval(nudge));
       await send("Runtime.runIfWaitingForDebugger");
     })().catch(fail);
   });
