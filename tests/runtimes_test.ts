@@ -562,8 +562,13 @@ Deno.test("a checkout without node_modules: node cli.ts, node daemon.ts and bun 
       ...callArgs,
     ],
   };
+  // Every package of the toolkit's package.json dependencies, by name.
+  const packages = Object.keys(
+    JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "package.json")))
+      .dependencies,
+  ).sort().map((name) => `"${name}"`).join(", ");
   const advice =
-    `beeuni cannot find its own packages "@babel/parser", "ajv", "dompurify", "marked", "yaml": run \`npm install\` in ${dir}\n`;
+    `beeuni cannot find its own packages ${packages}: run \`npm install\` in ${dir}\n`;
   for (const [label, [program, ...args]] of Object.entries(commands)) {
     const out = await runProgram(program, args, {
       cwd: dir,
