@@ -18,6 +18,7 @@ import {
   editManifestTools,
   isBeeuniTool,
   type Manifest,
+  manifestErrorsNote,
 } from "../manifest/mod.ts";
 
 /** The tool module `tools new` writes: JSON Schema, or a zod schema. */
@@ -160,14 +161,7 @@ tools/<name>.ts or tools/<name>_test.ts, and a manifest with errors.`,
     if (refusal) refused(refusal);
     const errors = project.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) {
-      const first = errors[0];
-      refused(
-        `${manifest.manifestPath} has ${errors.length} ${
-          errors.length === 1 ? "error" : "errors"
-        } (first: ${first.file}:${first.line}:${first.col}: ${first.message}); run beeuni validate and fix ${
-          errors.length === 1 ? "it" : "them"
-        } first`,
-      );
+      refused(manifestErrorsNote(manifest.manifestPath, errors));
     }
     const toolFile = `tools/${name}.ts`;
     const testFile = `tools/${name}_test.ts`;

@@ -20,6 +20,7 @@ import {
   editManifestTools,
   isBeeuniTool,
   type Manifest,
+  manifestErrorsNote,
   type ToolEntry,
   type ToolsEntry,
 } from "../manifest/mod.ts";
@@ -93,13 +94,10 @@ export async function planEject(request: EjectRequest): Promise<EjectPlan> {
       (d.line === entry.valuePos.line || d.line === entry.namePos.line))
   );
   if (blocking.length > 0) {
-    const first = blocking[0];
     throw new Error(
-      `cannot eject "${name}": ${manifest.manifestPath} has ${blocking.length} ${
-        blocking.length === 1 ? "error" : "errors"
-      } (first: ${first.file}:${first.line}:${first.col}: ${first.message}); run beeuni validate and fix ${
-        blocking.length === 1 ? "it" : "them"
-      } first`,
+      `cannot eject "${name}": ${
+        manifestErrorsNote(manifest.manifestPath, blocking)
+      }`,
     );
   }
   if (request.toolFileExists && !force) {

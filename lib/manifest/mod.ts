@@ -106,3 +106,4 @@ export {
   type ManifestEditOptions,
   type ToolsEntry,
 } from "./edit_manifest.ts";
+export { manifestErrorsNote } from "./errors_note.ts";
