@@ -21,6 +21,7 @@
 
 export {
   type CallOutcome,
+  type CallPhases,
   type CallRequest,
   type CallTransport,
   type ContentBlock,

@@ -4,12 +4,16 @@
  * file lock, the cleanup of stale temporary files, the toolkit's folders,
  * loopback names, running git safely, comparing secrets, and the bounds on
  * what a caller may make a server hold (the length of its names, the event
- * streams it keeps open).
+ * streams it keeps open), and the trace context a caller sends.
  *
  * @module
  */
 
 export { errorMessage } from "./errors.ts";
+export {
+  callerTraceContext,
+  type CallerTraceContext,
+} from "./trace_context.ts";
 export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
 export { type JsonSyntaxError, jsonSyntaxError } from "./json_syntax_error.ts";
 export {

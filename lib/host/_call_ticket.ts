@@ -9,6 +9,10 @@ export class CallTicket {
   aborted = false;
   /** Set by the runner while the call runs. */
   cancel?: () => void;
+  /** When the call was sent to its runner, in `performance.now()` time. */
+  sentAt?: number;
+  /** When the runner the call waited for began to start, in `performance.now()` time; unset when it found one ready. */
+  runnerStartAt?: number;
 
   /** Aborts the call: its `context.signal` fires and it ends as aborted. */
   abort(): void {

@@ -12,7 +12,12 @@ import { NO_GRANT } from "./_launcher.ts";
 import type { CallResult } from "./_protocol.ts";
 import type { RunnerPool } from "./_runner_pool.ts";
 import type { Spill } from "./_spill.ts";
-import type { CallOutcome, CallRequest, TraceContext } from "./types.ts";
+import type {
+  CallOutcome,
+  CallPhases,
+  CallRequest,
+  TraceContext,
+} from "./types.ts";
 
 /**
  * Gives `outcome` a `structured` field that parses the JSON `text` when it
@@ -195,7 +200,7 @@ export class Calls {
     return undefined;
   }
 
-  async #run(request: CallRequest): Promise<CallOutcome> {
+  async #run(request: CallRequest, ticket: CallTicket): Promise<CallOutcome> {
     const generation = this.#o.current();
     // Counted in at once, so the generation cannot be judged drained (and
     // its runners stopped) while the call's arguments are checked.
@@ -206,7 +211,7 @@ export class Calls {
       const prepared = await this.#prepared(generation, request);
       return "ok" in prepared
         ? prepared
-        : await this.#runOn(generation, prepared);
+        : await this.#runOn(generation, prepared, ticket);
     } finally {
       generation.leave();
     }
@@ -215,8 +220,8 @@ export class Calls {
   async #runOn(
     generation: Generation,
     request: CallRequest,
+    ticket: CallTicket,
   ): Promise<CallOutcome> {
-    const ticket = new CallTicket();
     const outer = request.signal;
     const onAbort = () => ticket.abort();
     if (outer?.aborted) ticket.aborted = true;
@@ -264,6 +269,7 @@ export class Calls {
   async call(request: CallRequest): Promise<CallOutcome> {
     const started = performance.now();
     const id = String(++this.#calls);
+    const ticket = new CallTicket();
     const watched = this.#o.events.watched;
     if (watched) {
       this.#o.events.emit({
@@ -287,7 +293,7 @@ export class Calls {
       };
     } else {
       try {
-        outcome = await this.#run(request);
+        outcome = await this.#run(request, ticket);
       } catch (error) {
         outcome = {
           ok: false,
@@ -296,7 +302,8 @@ export class Calls {
         };
       }
     }
-    const ms = Math.round(performance.now() - started);
+    const ended = performance.now();
+    const ms = Math.round(ended - started);
     const result = outcome.ok
       ? (outcome.truncated ? "ok (truncated)" : "ok")
       : outcome.status;
@@ -314,6 +321,7 @@ export class Calls {
         outcome,
         transport: request.transport ?? "api",
         ...traceOf(request),
+        ...phasesOf(ticket, started, ended),
       });
     }
     return outcome;
@@ -330,4 +338,18 @@ export class Calls {
 
 function traceOf(request: CallRequest): { traceContext?: TraceContext } {
   return request.traceContext ? { traceContext: request.traceContext } : {};
+}
+
+/** Where the call's time went, from what its ticket saw (see {@linkcode CallPhases}). */
+function phasesOf(
+  ticket: CallTicket,
+  started: number,
+  ended: number,
+): { phases?: CallPhases } {
+  if (ticket.sentAt === undefined) return {};
+  const queuedMs = ticket.sentAt - started;
+  const waited = ticket.runnerStartAt === undefined
+    ? {}
+    : { runnerStartMs: ticket.sentAt - Math.max(ticket.runnerStartAt, started) };
+  return { phases: { queuedMs, ...waited, runMs: ended - ticket.sentAt } };
 }

@@ -80,6 +80,8 @@ export class ToolRunner {
   /** Whether the runner process has imported its module and takes calls. */
   #ready = false;
   #startTimer?: ReturnType<typeof setTimeout>;
+  /** When the runner process now running began to start, in `performance.now()` time. */
+  #startedAt = 0;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #checking?: Promise<void>;
@@ -126,6 +128,7 @@ export class ToolRunner {
     this.#process = started;
     this.#ready = false;
     this.#loaded = undefined;
+    this.#startedAt = performance.now();
     const ms = this.#options.startTimeoutMs;
     this.#startTimer = setTimeout(() => {
       this.#replace(
@@ -275,6 +278,7 @@ export class ToolRunner {
       return aborted(name);
     }
     const runner = this.#process ?? this.#start();
+    if (!this.#ready) call.ticket.runnerStartAt = this.#startedAt;
     const id = this.#nextId++;
     return new Promise<CallResult>((resolve) => {
       this.#pending.set(id, {
@@ -311,6 +315,7 @@ export class ToolRunner {
   #arm(id: number, runner: RunnerProcess): void {
     const pending = this.#pending.get(id);
     if (!pending || pending.deadline) return;
+    pending.ticket.sentAt = performance.now();
     const name = this.#module.name;
     const ms = pending.timeoutMs;
     pending.deadline = this.#options.deadlines.add(ms, () => {

@@ -25,6 +25,7 @@ export {
 export {
   type CallFailure,
   type CallOutcome,
+  type CallPhases,
   type CallRequest,
   type CallStatus,
   type CallSuccess,

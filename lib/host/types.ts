@@ -162,6 +162,20 @@ export interface CallRequest {
   traceContext?: TraceContext;
 }
 
+/**
+ * Where a call's time went, in milliseconds from its start: waiting before
+ * its runner got it (checks, a free runner, a runner starting), the part
+ * of that wait spent on a runner process starting, and the tool's own run.
+ */
+export interface CallPhases {
+  /** From the call's start until its runner was sent it. */
+  queuedMs: number;
+  /** How much of that wait went on a runner process starting and importing the tool's module; absent when one was ready. */
+  runnerStartMs?: number;
+  /** From the runner being sent the call until its result. */
+  runMs: number;
+}
+
 /** How a call reached the host. */
 export type CallTransport = "http" | "mcp" | "session" | "cli" | "api";
 
@@ -279,6 +293,8 @@ export type HostEvent =
     outcome: CallOutcome;
     transport: CallTransport;
     traceContext?: TraceContext;
+    /** Where the call's time went; absent when it never reached a runner. */
+    phases?: CallPhases;
   }
   | { type: "reload"; ok: boolean; changed: boolean };
 

@@ -1,6 +1,6 @@
 // The daemon's own routes under /beeuni/, as a table.
 
-import { readBodyText } from "../common/mod.ts";
+import { callerTraceContext, readBodyText } from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
 import { checkCallerString, decodeSegment, json } from "./_respond.ts";
@@ -254,10 +254,18 @@ export function beeuniRoutes(
       params: ["the tool name in the path"],
       async handle(request, [name], url) {
         const target = targetOf(url);
+        const traceContext = callerTraceContext(
+          request.headers.get("traceparent"),
+          request.headers.get("tracestate"),
+        );
         const body = await toolCall(
           host,
           name,
-          { name, ...parseCallBody(await readBodyText(request, limit)) },
+          {
+            name,
+            ...parseCallBody(await readBodyText(request, limit)),
+            ...(traceContext ? { traceContext } : {}),
+          },
           target,
         );
         if (request.headers.get("accept")?.includes("text/event-stream")) {

@@ -9,7 +9,11 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { callerStringProblem, isPlainObject } from "../common/mod.ts";
+import {
+  callerStringProblem,
+  callerTraceContext,
+  isPlainObject,
+} from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostEvent } from "../host/mod.ts";
 import {
   errorResponse,
@@ -319,6 +323,8 @@ export class McpDispatcher {
       return invalidParams(message.id, '"arguments" must be an object');
     }
     const token = progressTokenOf(params);
+    const meta = isPlainObject(params._meta) ? params._meta : {};
+    const traceContext = callerTraceContext(meta.traceparent, meta.tracestate);
     const key = idKey(message.id);
     peer.inflight.set(key, exchange.controller);
     let outcome: CallOutcome;
@@ -329,6 +335,7 @@ export class McpDispatcher {
         sessionId: peer.sessionId ?? newSessionId(),
         agent: peer.agent,
         transport: "mcp",
+        ...(traceContext ? { traceContext } : {}),
         signal: exchange.controller.signal,
         onProgress: token !== undefined && exchange.notify
           ? progressSender(token, exchange.notify)
