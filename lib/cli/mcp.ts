@@ -22,6 +22,7 @@ import {
   startReloader,
 } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
+import { startTelemetry } from "../telemetry/mod.ts";
 
 const OPTIONS = {
   manifest: MANIFEST_OPTION,
@@ -75,6 +76,8 @@ modules are picked up without a restart, and the client is told
       logManifest: false,
       log,
     });
+    // Spans of every call and reload, when an OTLP endpoint is set.
+    const telemetry = await startTelemetry({ env: io.env, host, log });
     logManifestDiagnostics(
       "mcp",
       relative(root, manifestFile),
@@ -121,6 +124,7 @@ modules are picked up without a restart, and the client is told
       stop?.();
       reloader?.close();
       await host.close();
+      await telemetry?.shutdown();
     }
     return 0;
   },

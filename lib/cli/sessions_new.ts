@@ -19,6 +19,7 @@ import { locateManifest } from "../project/mod.ts";
 import { undefinedAgentNote } from "../manifest/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { loadRuntime, selfCommand } from "../runtime/mod.ts";
+import { startTelemetry } from "../telemetry/mod.ts";
 import {
   DEFAULT_MAX_STEPS,
   languageModel,
@@ -187,6 +188,12 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
         if (verbose) io.stderr(line + "\n");
       },
     });
+    // Spans of the session's calls, when an OTLP endpoint is set.
+    const telemetry = await startTelemetry({
+      env: io.env,
+      host,
+      log: (line) => io.stderr(line + "\n"),
+    });
     try {
       const note = values.agent === undefined
         ? undefined
@@ -238,6 +245,7 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
       return sessionExit(io, id, result);
     } finally {
       await host.close();
+      await telemetry?.shutdown();
     }
   },
 });

@@ -4,12 +4,14 @@
  * file lock, the cleanup of stale temporary files, the toolkit's folders,
  * loopback names, running git safely, comparing secrets, and the bounds on
  * what a caller may make a server hold (the length of its names, the event
- * streams it keeps open), and the trace context a caller sends.
+ * streams it keeps open), the trace context a caller sends, and npm
+ * packages loaded on first need.
  *
  * @module
  */
 
 export { errorMessage } from "./errors.ts";
+export { importPackage } from "./import_package.ts";
 export {
   callerTraceContext,
   type CallerTraceContext,

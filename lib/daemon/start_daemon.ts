@@ -44,6 +44,7 @@ import {
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
 import { projectStateDir } from "../sessions/mod.ts";
+import { startTelemetry, type Telemetry } from "../telemetry/mod.ts";
 import { listenError } from "./listen_error.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -212,6 +213,7 @@ export async function startDaemon(
   }
   let host: Host;
   let web: WebHandler;
+  let telemetry: Telemetry | undefined;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("../host/mod.ts");
@@ -236,6 +238,8 @@ export async function startDaemon(
       logManifest: false,
       log,
     });
+    // Spans of every call and reload, when an OTLP endpoint is set.
+    telemetry = await startTelemetry({ env: io.env, host, log });
     web = createWebHandler({
       host,
       streams,
@@ -370,6 +374,7 @@ export async function startDaemon(
         const stopped = server.shutdown();
         await host.close();
         await stopped;
+        await telemetry?.shutdown();
         flush();
         await dropToken();
       })();

@@ -373,7 +373,7 @@ class HostState {
       return notTaken(next);
     }
     await this.#loading.catch(() => {});
-    const changed = this.#swap(next);
+    const changed = this.#swap(next, [...next.modules.keys()]);
     this.#loading = Promise.resolve();
     // Not waited for: until it is done, new runners deny what governed the
     // old tool set too.
@@ -402,7 +402,7 @@ class HostState {
     if (this.#closed) {
       return notTaken(next);
     }
-    const changed = this.#swap(next);
+    const changed = this.#swap(next, [...names]);
     for (
       const line of describeLoadErrors(
         next.loadErrors().filter((error) => names.has(error.name)),
@@ -449,13 +449,19 @@ class HostState {
    * used stop once their calls end. Returns whether what agents see
    * changed.
    */
-  #swap(next: Generation): boolean {
+  #swap(next: Generation, reloaded: string[]): boolean {
     const old = this.#current;
     const changed = old.fingerprint() !== next.fingerprint();
     this.#current = next;
     this.#serving.add(next);
     // Announced as the new tools take over, not once old calls drain.
-    this.#events.emit({ type: "reload", ok: true, changed });
+    this.#events.emit({
+      type: "reload",
+      ok: true,
+      changed,
+      startedAt: this.#reloadStartedAt,
+      reloaded,
+    });
     void old.drained().then(() => {
       this.#serving.delete(old);
       this.#closeStale();
@@ -477,13 +483,24 @@ class HostState {
     });
   }
 
+  /** When the reload now running began, in milliseconds since the epoch. */
+  #reloadStartedAt = Date.now();
+
   reload(options: ReloadOptions = {}): Promise<ReloadResult> {
     const previous = this.#reloading ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.#reload(options))
+    const next = previous.catch(() => {}).then(() => {
+      this.#reloadStartedAt = Date.now();
+      return this.#reload(options);
+    })
       .then(
         (result) => {
           if (!result.ok) {
-            this.#events.emit({ type: "reload", ok: false, changed: false });
+            this.#events.emit({
+              type: "reload",
+              ok: false,
+              changed: false,
+              startedAt: this.#reloadStartedAt,
+            });
           }
           return result;
         },

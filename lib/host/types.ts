@@ -296,7 +296,15 @@ export type HostEvent =
     /** Where the call's time went; absent when it never reached a runner. */
     phases?: CallPhases;
   }
-  | { type: "reload"; ok: boolean; changed: boolean };
+  | {
+    type: "reload";
+    ok: boolean;
+    changed: boolean;
+    /** When the reload began, in milliseconds since the epoch. */
+    startedAt?: number;
+    /** The tools whose modules were imported anew. */
+    reloaded?: string[];
+  };
 
 /** A running tool host. */
 export interface Host {

@@ -4,6 +4,7 @@
 // from the project's or the package's node_modules (or the import map);
 // under Deno, from npm when nothing else has them.
 
+import { importPackage } from "../common/mod.ts";
 import type * as Ai from "ai";
 import type * as OpenAi from "@ai-sdk/openai";
 import type * as Anthropic from "@ai-sdk/anthropic";
@@ -25,25 +26,8 @@ type Modules = {
 };
 
 /** Imports one of the AI SDK's packages. */
-export async function importSdk<N extends keyof Modules>(
+export function importSdk<N extends keyof Modules>(
   name: N,
 ): Promise<Modules[N]> {
-  // Held in a variable so that bundlers do not inline the package.
-  const specifier: string = name;
-  try {
-    return await import(specifier);
-  } catch (error) {
-    if ("Deno" in globalThis && !("Bun" in globalThis)) {
-      try {
-        return await import(`npm:${name}@${SDK_VERSIONS[name]}`);
-      } catch {
-        // Say what to do about the first failure.
-      }
-    }
-    throw new Error(
-      `cannot load "${name}", which sessions need: install it beside the toolkit with \`npm install ${name}@"${
-        SDK_VERSIONS[name]
-      }"\` (${error instanceof Error ? error.message : String(error)})`,
-    );
-  }
+  return importPackage(name, SDK_VERSIONS[name], "sessions need");
 }

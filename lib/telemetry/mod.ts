@@ -1,6 +1,7 @@
 /**
  * What the daemon tells about itself: metrics of its calls, runners and
- * reloads, and (when configured) OpenTelemetry traces.
+ * reloads, and (when configured) OpenTelemetry traces and metrics over
+ * OTLP.
  *
  * @module
  */
@@ -11,3 +12,9 @@ export type {
   MetricLabels,
   MetricPoint,
 } from "./metric_family.ts";
+export { type OtelSettings, otelSettings } from "./otel_settings.ts";
+export {
+  startTelemetry,
+  type Telemetry,
+  type TelemetryOptions,
+} from "./start_telemetry.ts";

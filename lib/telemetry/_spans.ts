@@ -1,0 +1,126 @@
+// Host events as OpenTelemetry spans: one per call (with children for the
+// wait, a runner starting and the tool's run) and one per reload. Spans
+// carry names, sizes and outcomes, never arguments, outputs, error text,
+// secrets or tokens.
+
+import type { Context, Span, Tracer } from "@opentelemetry/api";
+import { utf8Length } from "../common/mod.ts";
+import type { CallOutcome, HostEvent, TraceContext } from "../host/mod.ts";
+import type { OtelModules } from "./_otel.ts";
+
+type Api = OtelModules["@opentelemetry/api"];
+type CallStart = Extract<HostEvent, { type: "call-start" }>;
+type CallEnd = Extract<HostEvent, { type: "call-end" }>;
+type Reload = Extract<HostEvent, { type: "reload" }>;
+
+/** Turns host events into spans of `tracer`. */
+export class HostSpans {
+  readonly #api: Api;
+  readonly #tracer: Tracer;
+  readonly #open = new Map<string, Span>();
+
+  /** Spans of `tracer`, built with the API `api`. */
+  constructor(api: Api, tracer: Tracer) {
+    this.#api = api;
+    this.#tracer = tracer;
+  }
+
+  /** Records one host event. */
+  event(event: HostEvent): void {
+    if (event.type === "call-start") this.#start(event);
+    else if (event.type === "call-end") this.#end(event);
+    else this.#reload(event);
+  }
+
+  /** The caller's span as the parent context, or the root when there is none. */
+  #parent(trace: TraceContext | undefined): Context {
+    const api = this.#api;
+    if (trace === undefined) return api.ROOT_CONTEXT;
+    const [, traceId, spanId, flags] = trace.traceparent.split("-");
+    return api.trace.setSpanContext(api.ROOT_CONTEXT, {
+      traceId,
+      spanId,
+      traceFlags: parseInt(flags, 16) & 1,
+      isRemote: true,
+      ...(trace.tracestate === undefined
+        ? {}
+        : { traceState: api.createTraceState(trace.tracestate) }),
+    });
+  }
+
+  #start(event: CallStart): void {
+    const api = this.#api;
+    const served = event.transport === "http" || event.transport === "mcp";
+    const span = this.#tracer.startSpan(
+      `tools/call ${event.name}`,
+      {
+        kind: served ? api.SpanKind.SERVER : api.SpanKind.INTERNAL,
+        startTime: event.startedAt,
+        attributes: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": event.name,
+          ...(event.transport === "mcp"
+            ? { "mcp.method.name": "tools/call" }
+            : {}),
+          "beeuni.agent": event.agent,
+          "beeuni.session.id": event.sessionId,
+          "beeuni.transport": event.transport,
+        },
+      },
+      this.#parent(event.traceContext),
+    );
+    this.#open.set(event.id, span);
+  }
+
+  #end(event: CallEnd): void {
+    const span = this.#open.get(event.id);
+    if (span === undefined) return;
+    this.#open.delete(event.id);
+    const api = this.#api;
+    const outcome = event.outcome;
+    const end = Date.now();
+    const start = end - event.durationMs;
+    span.setAttributes({
+      "beeuni.outcome": outcome.ok ? "ok" : outcome.status,
+      "beeuni.output.bytes": outputBytes(outcome),
+      "beeuni.output.truncated": outcome.truncated === true,
+    });
+    if (!outcome.ok) {
+      span.setAttribute("error.type", outcome.status);
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: outcome.status });
+    }
+    const phases = event.phases;
+    if (phases !== undefined) {
+      const inside = api.trace.setSpan(api.ROOT_CONTEXT, span);
+      const sent = start + phases.queuedMs;
+      const child = (name: string, from: number, to: number) =>
+        this.#tracer.startSpan(name, { startTime: from }, inside).end(to);
+      child("queue", start, sent);
+      if (phases.runnerStartMs !== undefined) {
+        child("runner start", sent - phases.runnerStartMs, sent);
+      }
+      child(`run ${event.name}`, sent, sent + phases.runMs);
+    }
+    span.end(end);
+  }
+
+  #reload(event: Reload): void {
+    const api = this.#api;
+    const span = this.#tracer.startSpan("reload", {
+      startTime: event.startedAt ?? Date.now(),
+      attributes: {
+        "beeuni.reload.ok": event.ok,
+        "beeuni.reload.changed": event.changed,
+        "beeuni.reload.tools": event.reloaded ?? [],
+      },
+    }, api.ROOT_CONTEXT);
+    if (!event.ok) span.setStatus({ code: api.SpanStatusCode.ERROR });
+    span.end();
+  }
+}
+
+/** The size in bytes of what the call answered (its full size when cut). */
+function outputBytes(outcome: CallOutcome): number {
+  if (outcome.size !== undefined) return outcome.size;
+  return utf8Length(outcome.ok ? outcome.output : outcome.error);
+}

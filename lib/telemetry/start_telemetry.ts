@@ -1,0 +1,182 @@
+/**
+ * OpenTelemetry export of a host's calls and reloads (spans) and of the
+ * daemon's metrics, over OTLP/HTTP with the official JS SDK, when the
+ * standard `OTEL_*` variables ask for it. Without them nothing of
+ * OpenTelemetry is loaded.
+ *
+ * @module
+ */
+
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
+import type { PushMetricExporter } from "@opentelemetry/sdk-metrics";
+import { errorMessage } from "../common/mod.ts";
+import type { HostEvent } from "../host/mod.ts";
+import type { MetricFamily } from "./metric_family.ts";
+import { familiesProducer } from "./_metric_bridge.ts";
+import { importOtel } from "./_otel.ts";
+import { HostSpans } from "./_spans.ts";
+import { type OtelSettings, otelSettings } from "./otel_settings.ts";
+
+/** What {@linkcode startTelemetry} exports, and where it says a failure. */
+export interface TelemetryOptions {
+  /** The variables to read `OTEL_*` from (the process environment). */
+  env: Record<string, string | undefined>;
+  /** The host whose calls and reloads become spans. */
+  host?: { subscribe(listener: (event: HostEvent) => void): () => void };
+  /** The metrics to export, read at each export. */
+  metrics?: () => MetricFamily[];
+  /** Where the one line about an unreachable collector goes. */
+  log: (line: string) => void;
+}
+
+/** Export under way; stop it with {@linkcode Telemetry.shutdown}. */
+export interface Telemetry {
+  /** Sends what is pending and stops, waiting at most `timeoutMs` (default 2000). */
+  shutdown(timeoutMs?: number): Promise<void>;
+}
+
+/** The name the service goes by when `OTEL_SERVICE_NAME` does not say. */
+const SERVICE_NAME = "beeuni";
+
+/**
+ * Starts exporting spans of `options.host` and `options.metrics` when the
+ * `OTEL_*` variables name an OTLP endpoint; resolves to `undefined`, having
+ * loaded nothing, when they do not. Never rejects: when the SDK cannot be
+ * loaded, one line says so and nothing is exported. A collector that
+ * cannot be reached never fails a call: its first failure is said in one
+ * line, the rest are dropped silently.
+ */
+export async function startTelemetry(
+  options: TelemetryOptions,
+): Promise<Telemetry | undefined> {
+  const settings = otelSettings(options.env);
+  if (settings === undefined) return undefined;
+  try {
+    return await started(settings, options);
+  } catch (error) {
+    options.log(`[telemetry] not exporting: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+
+async function started(
+  settings: OtelSettings,
+  options: TelemetryOptions,
+): Promise<Telemetry> {
+  const [api, resources] = await Promise.all([
+    importOtel("@opentelemetry/api"),
+    importOtel("@opentelemetry/resources"),
+  ]);
+  const resource = resources.defaultResource()
+    .merge(resources.resourceFromAttributes({ "service.name": SERVICE_NAME }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  let said = false;
+  const sayOnce = (endpoint: string, error: unknown) => {
+    if (said) return;
+    said = true;
+    options.log(
+      `[telemetry] cannot export to ${endpoint}: ${errorMessage(error)}; later failures are not reported`,
+    );
+  };
+  const stops: (() => Promise<void>)[] = [];
+
+  if (settings.traces && options.host !== undefined) {
+    const [sdk, { OTLPTraceExporter }] = await Promise.all([
+      importOtel("@opentelemetry/sdk-trace"),
+      importOtel("@opentelemetry/exporter-trace-otlp-http"),
+    ]);
+    const exporter = reporting(
+      new OTLPTraceExporter(),
+      (error) => sayOnce(settings.tracesEndpoint, error),
+    );
+    const provider = new sdk.TracerProvider({
+      resource,
+      spanProcessors: [
+        new sdk.BatchSpanProcessor({
+          exporter,
+          scheduledDelayMillis: settings.scheduleDelayMs,
+        }),
+      ],
+    });
+    const spans = new HostSpans(api, provider.getTracer("beeuni"));
+    const unsubscribe = options.host.subscribe((event) => spans.event(event));
+    stops.push(() => {
+      unsubscribe();
+      return provider.shutdown();
+    });
+  }
+
+  if (settings.metrics && options.metrics !== undefined) {
+    const [sdk, { OTLPMetricExporter }] = await Promise.all([
+      importOtel("@opentelemetry/sdk-metrics"),
+      importOtel("@opentelemetry/exporter-metrics-otlp-http"),
+    ]);
+    const exporter = reportingMetrics(
+      new OTLPMetricExporter(),
+      (error) => sayOnce(settings.metricsEndpoint, error),
+    );
+    const provider = new sdk.MeterProvider({
+      resource,
+      readers: [
+        new sdk.PeriodicExportingMetricReader({
+          exporter,
+          exportIntervalMillis: settings.metricIntervalMs,
+          exportTimeoutMillis: Math.min(settings.metricIntervalMs, 30_000),
+          metricProducers: [
+            familiesProducer(api, sdk, options.metrics, resource),
+          ],
+        }),
+      ],
+    });
+    stops.push(() => provider.shutdown());
+  }
+
+  return {
+    async shutdown(timeoutMs = 2_000) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      const done = Promise.allSettled(stops.map((stop) => stop()));
+      await Promise.race([done, late]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** `exporter`, telling `fail` when an export fails. */
+function reporting(
+  exporter: SpanExporter,
+  fail: (error: unknown) => void,
+): SpanExporter {
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        if (result.code !== 0) fail(result.error ?? "the export failed");
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
+}
+
+/** `exporter`, telling `fail` when an export fails. */
+function reportingMetrics(
+  exporter: PushMetricExporter,
+  fail: (error: unknown) => void,
+): PushMetricExporter {
+  return {
+    export(metrics, done) {
+      exporter.export(metrics, (result) => {
+        if (result.code !== 0) fail(result.error ?? "the export failed");
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush(),
+    selectAggregationTemporality: exporter.selectAggregationTemporality
+      ?.bind(exporter),
+    selectAggregation: exporter.selectAggregation?.bind(exporter),
+  };
+}
