@@ -124,7 +124,11 @@ export class StdioServer {
   #waiters: (() => void)[] = [];
   #reading: Promise<void>;
 
-  constructor(dir: string, args: string[] = []) {
+  constructor(
+    dir: string,
+    args: string[] = [],
+    env: Record<string, string> = {},
+  ) {
     const [program, ...programArgs] = mcpCommand(dir, ...args);
     const child = new Deno.Command(program, {
       args: programArgs,
@@ -132,7 +136,12 @@ export class StdioServer {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1", XDG_STATE_HOME: join(dir, ".state"), TMPDIR: dir },
+      env: {
+        NO_COLOR: "1",
+        XDG_STATE_HOME: join(dir, ".state"),
+        TMPDIR: dir,
+        ...env,
+      },
     }).spawn();
     this.child = child;
     this.#writer = child.stdin.getWriter();

@@ -13,8 +13,8 @@
 export { errorMessage } from "./errors.ts";
 export { importPackage } from "./import_package.ts";
 export {
-  callerTraceContext,
   type CallerTraceContext,
+  callerTraceContext,
 } from "./trace_context.ts";
 export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
 export { type JsonSyntaxError, jsonSyntaxError } from "./json_syntax_error.ts";

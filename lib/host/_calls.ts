@@ -348,8 +348,8 @@ function phasesOf(
 ): { phases?: CallPhases } {
   if (ticket.sentAt === undefined) return {};
   const queuedMs = ticket.sentAt - started;
-  const waited = ticket.runnerStartAt === undefined
-    ? {}
-    : { runnerStartMs: ticket.sentAt - Math.max(ticket.runnerStartAt, started) };
+  const waited = ticket.runnerStartAt === undefined ? {} : {
+    runnerStartMs: ticket.sentAt - Math.max(ticket.runnerStartAt, started),
+  };
   return { phases: { queuedMs, ...waited, runMs: ended - ticket.sentAt } };
 }

@@ -17,7 +17,8 @@ type Reload = Extract<HostEvent, { type: "reload" }>;
 export class HostSpans {
   readonly #api: Api;
   readonly #tracer: Tracer;
-  readonly #open = new Map<string, Span>();
+  /** The spans of calls under way, with their start (milliseconds since the epoch). */
+  readonly #open = new Map<string, { span: Span; startedAt: number }>();
 
   /** Spans of `tracer`, built with the API `api`. */
   constructor(api: Api, tracer: Tracer) {
@@ -69,17 +70,23 @@ export class HostSpans {
       },
       this.#parent(event.traceContext),
     );
-    this.#open.set(event.id, span);
+    this.#open.set(event.id, { span, startedAt: event.startedAt });
   }
 
   #end(event: CallEnd): void {
-    const span = this.#open.get(event.id);
-    if (span === undefined) return;
+    const open = this.#open.get(event.id);
+    if (open === undefined) return;
     this.#open.delete(event.id);
+    const { span, startedAt: start } = open;
     const api = this.#api;
     const outcome = event.outcome;
-    const end = Date.now();
-    const start = end - event.durationMs;
+    const phases = event.phases;
+    // The children's times are finer than the clock's milliseconds: the
+    // call ends no earlier than its run.
+    const end = Math.max(
+      Date.now(),
+      phases === undefined ? 0 : start + phases.queuedMs + phases.runMs,
+    );
     span.setAttributes({
       "beeuni.outcome": outcome.ok ? "ok" : outcome.status,
       "beeuni.output.bytes": outputBytes(outcome),
@@ -87,9 +94,11 @@ export class HostSpans {
     });
     if (!outcome.ok) {
       span.setAttribute("error.type", outcome.status);
-      span.setStatus({ code: api.SpanStatusCode.ERROR, message: outcome.status });
+      span.setStatus({
+        code: api.SpanStatusCode.ERROR,
+        message: outcome.status,
+      });
     }
-    const phases = event.phases;
     if (phases !== undefined) {
       const inside = api.trace.setSpan(api.ROOT_CONTEXT, span);
       const sent = start + phases.queuedMs;

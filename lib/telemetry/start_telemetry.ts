@@ -19,7 +19,12 @@ import { type OtelSettings, otelSettings } from "./otel_settings.ts";
 
 /** What {@linkcode startTelemetry} exports, and where it says a failure. */
 export interface TelemetryOptions {
-  /** The variables to read `OTEL_*` from (the process environment). */
+  /**
+   * The variables to read `OTEL_*` from (the process environment): whether
+   * to export, the endpoints and the batch timings. The SDK reads the
+   * others (headers, timeout, resource attributes, service name) from the
+   * process environment itself.
+   */
   env: Record<string, string | undefined>;
   /** The host whose calls and reloads become spans. */
   host?: { subscribe(listener: (event: HostEvent) => void): () => void };
@@ -75,7 +80,9 @@ async function started(
     if (said) return;
     said = true;
     options.log(
-      `[telemetry] cannot export to ${endpoint}: ${errorMessage(error)}; later failures are not reported`,
+      `[telemetry] cannot export to ${endpoint}: ${
+        errorMessage(error)
+      }; later failures are not reported`,
     );
   };
   const stops: (() => Promise<void>)[] = [];
@@ -86,7 +93,7 @@ async function started(
       importOtel("@opentelemetry/exporter-trace-otlp-http"),
     ]);
     const exporter = reporting(
-      new OTLPTraceExporter(),
+      new OTLPTraceExporter({ url: settings.tracesEndpoint }),
       (error) => sayOnce(settings.tracesEndpoint, error),
     );
     const provider = new sdk.TracerProvider({
@@ -112,7 +119,7 @@ async function started(
       importOtel("@opentelemetry/exporter-metrics-otlp-http"),
     ]);
     const exporter = reportingMetrics(
-      new OTLPMetricExporter(),
+      new OTLPMetricExporter({ url: settings.metricsEndpoint }),
       (error) => sayOnce(settings.metricsEndpoint, error),
     );
     const provider = new sdk.MeterProvider({

@@ -1,0 +1,457 @@
+// OpenTelemetry export (K2): a real daemon, `beeuni mcp` and the metric
+// bridge send OTLP/HTTP (JSON) to a local receiver, which checks the spans'
+// names, attributes and parents, the continued caller trace, and the
+// metrics.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { mcpDaemon, RawMcp, StdioServer, tempProject } from "./_mcp.ts";
+import { waitFor } from "./_daemon.ts";
+import { type MetricFamily, startTelemetry } from "../lib/telemetry/mod.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** One span as the receiver saw it, its attributes as plain values. */
+interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  status: { code?: number; message?: string };
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: Record<string, unknown>;
+  /** The resource's attributes. */
+  resource: Record<string, unknown>;
+}
+
+function plainValue(value: Json): unknown {
+  if ("stringValue" in value) return value.stringValue;
+  if ("boolValue" in value) return value.boolValue;
+  if ("intValue" in value) return Number(value.intValue);
+  if ("doubleValue" in value) return value.doubleValue;
+  if ("arrayValue" in value) {
+    return (value.arrayValue.values ?? []).map(plainValue);
+  }
+  return value;
+}
+
+function plainAttributes(list: Json[] | undefined): Record<string, unknown> {
+  return Object.fromEntries(
+    (list ?? []).map((a: Json) => [a.key, plainValue(a.value)]),
+  );
+}
+
+/** A local OTLP/HTTP receiver recording what is POSTed to /v1/traces and /v1/metrics. */
+class Receiver {
+  readonly traces: Json[] = [];
+  readonly metrics: Json[] = [];
+  readonly contentTypes = new Set<string>();
+  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+
+  constructor() {
+    this.#server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      async (request) => {
+        const path = new URL(request.url).pathname;
+        this.contentTypes.add(request.headers.get("content-type") ?? "");
+        const body = await request.json();
+        if (path === "/v1/traces") this.traces.push(body);
+        else if (path === "/v1/metrics") this.metrics.push(body);
+        else return new Response("not found", { status: 404 });
+        return Response.json({});
+      },
+    );
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.#server.addr.port}`;
+  }
+
+  /** Every span received so far. */
+  spans(): ReceivedSpan[] {
+    return this.traces.flatMap((body) =>
+      body.resourceSpans.flatMap((rs: Json) =>
+        rs.scopeSpans.flatMap((ss: Json) =>
+          ss.spans.map((span: Json) => ({
+            ...span,
+            parentSpanId: span.parentSpanId || undefined,
+            attributes: plainAttributes(span.attributes),
+            resource: plainAttributes(rs.resource.attributes),
+          }))
+        )
+      )
+    );
+  }
+
+  /** Waits for the span `name` matching `match`, and returns it. */
+  async span(
+    name: string,
+    match: (span: ReceivedSpan) => boolean = () => true,
+  ): Promise<ReceivedSpan> {
+    let found: ReceivedSpan | undefined;
+    await waitFor(`the span "${name}"`, () => {
+      found = this.spans().find((s) => s.name === name && match(s));
+      return found !== undefined;
+    });
+    return found!;
+  }
+
+  /** The children of span `parent`, by name. */
+  children(parent: ReceivedSpan): Record<string, ReceivedSpan> {
+    return Object.fromEntries(
+      this.spans().filter((s) =>
+        s.parentSpanId === parent.spanId && s.traceId === parent.traceId
+      ).map((s) => [s.name, s]),
+    );
+  }
+
+  /** Every metric received so far, by name (the last export's). */
+  metricsByName(): Record<string, Json> {
+    const out: Record<string, Json> = {};
+    for (const body of this.metrics) {
+      for (const rm of body.resourceMetrics) {
+        for (const sm of rm.scopeMetrics) {
+          for (const metric of sm.metrics) out[metric.name] = metric;
+        }
+      }
+    }
+    return out;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.#server.shutdown();
+  }
+}
+
+/** The variables that send OTLP/JSON to `receiver`, batched briefly. */
+function otelEnv(receiver: Receiver): Record<string, string> {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_BSP_SCHEDULE_DELAY: "50",
+    OTEL_SERVICE_NAME: "beeuni-under-test",
+    OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test",
+  };
+}
+
+const CALLER_TRACE = "0af7651916cd43dd8448eb211c80319c";
+const CALLER_SPAN = "b7ad6b7169203331";
+const TRACEPARENT = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
+/** An argument no span may hold. */
+const SECRET_ARG = "argument-text-never-in-a-span";
+
+Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call with its attributes, children for the wait, a runner start and the run, and continues the caller's traceparent (K2)", async () => {
+  await using receiver = new Receiver();
+  await using daemon = await mcpDaemon({ env: otelEnv(receiver) });
+
+  // REST, with the caller's trace context.
+  const rest = await daemon.call("echo", {
+    args: { text: SECRET_ARG },
+    sessionId: "s-rest",
+    agent: "beeuni",
+  }, { headers: { traceparent: TRACEPARENT, tracestate: "vendor=x" } });
+  assert.equal(rest.status, 200);
+  const call = await receiver.span(
+    "tools/call echo",
+    (s) => s.attributes["beeuni.session.id"] === "s-rest",
+  );
+  assert.equal(call.traceId, CALLER_TRACE);
+  assert.equal(call.parentSpanId, CALLER_SPAN);
+  assert.equal(call.kind, 2, "a served call is a SERVER span");
+  assert.deepEqual(call.attributes, {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": "echo",
+    "beeuni.agent": "beeuni",
+    "beeuni.session.id": "s-rest",
+    "beeuni.transport": "http",
+    "beeuni.outcome": "ok",
+    "beeuni.output.bytes": SECRET_ARG.length,
+    "beeuni.output.truncated": false,
+  });
+  assert.equal(call.resource["service.name"], "beeuni-under-test");
+  assert.equal(call.resource["deployment.environment.name"], "test");
+  // The first call of a tool waited for its runner to start.
+  const children = receiver.children(call);
+  assert.deepEqual(Object.keys(children).sort(), [
+    "queue",
+    "run echo",
+    "runner start",
+  ]);
+  const ns = (value: string) => BigInt(value);
+  for (const child of Object.values(children)) {
+    assert.ok(ns(child.startTimeUnixNano) >= ns(call.startTimeUnixNano));
+    assert.ok(ns(child.endTimeUnixNano) <= ns(call.endTimeUnixNano));
+  }
+  assert.equal(
+    children["queue"].endTimeUnixNano,
+    children["run echo"].startTimeUnixNano,
+  );
+
+  // Without a traceparent, or with a malformed one, the call is a root.
+  for (
+    const [session, headers] of [
+      ["s-none", {}],
+      ["s-bad", { traceparent: `00-${"0".repeat(32)}-${CALLER_SPAN}-01` }],
+      ["s-upper", { traceparent: TRACEPARENT.toUpperCase() }],
+    ] as const
+  ) {
+    const answer = await daemon.call("echo", {
+      args: { text: "x" },
+      sessionId: session,
+      agent: "beeuni",
+    }, { headers });
+    assert.equal(answer.status, 200, session);
+    const root = await receiver.span(
+      "tools/call echo",
+      (s) => s.attributes["beeuni.session.id"] === session,
+    );
+    assert.equal(root.parentSpanId, undefined, session);
+    assert.notEqual(root.traceId, CALLER_TRACE, session);
+    // The runner was ready: no runner start this time.
+    assert.deepEqual(
+      Object.keys(receiver.children(root)).sort(),
+      ["queue", "run echo"],
+      session,
+    );
+  }
+
+  // A failed call: error status, its kind and not its message.
+  await daemon.call("fails", {
+    args: {},
+    sessionId: "s-fail",
+    agent: "beeuni",
+  });
+  const failed = await receiver.span("tools/call fails");
+  assert.equal(failed.status.code, 2);
+  assert.equal(failed.attributes["beeuni.outcome"], "error");
+  assert.equal(failed.attributes["error.type"], "error");
+
+  // MCP, the session era: params._meta.traceparent.
+  const mcp = new RawMcp(`${daemon.url}/mcp`, daemon.token);
+  await mcp.initialize("2025-11-25");
+  const traced = await mcp.request("tools/call", {
+    name: "echo",
+    arguments: { text: "over mcp" },
+    _meta: { traceparent: `00-${"1".repeat(32)}-${"2".repeat(16)}-01` },
+  });
+  assert.equal(traced.result.content[0].text, "over mcp");
+  const overMcp = await receiver.span(
+    "tools/call echo",
+    (s) => s.attributes["beeuni.transport"] === "mcp",
+  );
+  assert.equal(overMcp.traceId, "1".repeat(32));
+  assert.equal(overMcp.parentSpanId, "2".repeat(16));
+  assert.equal(overMcp.attributes["mcp.method.name"], "tools/call");
+
+  // MCP, the stateless 2026-07-28 revision.
+  const modern = await fetch(`${daemon.url}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${daemon.token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "echo",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: {
+        name: "echo",
+        arguments: { text: "stateless" },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          traceparent: `00-${"3".repeat(32)}-${"4".repeat(16)}-01`,
+        },
+      },
+    }),
+  });
+  assert.equal(modern.status, 200, await modern.clone().text());
+  await modern.body?.cancel();
+  const stateless = await receiver.span(
+    "tools/call echo",
+    (s) => s.traceId === "3".repeat(32),
+  );
+  assert.equal(stateless.parentSpanId, "4".repeat(16));
+
+  // A reload: its own root span, naming the tools imported anew.
+  const echo = join(daemon.dir, "tools/echo.ts");
+  await Deno.writeTextFile(
+    echo,
+    (await Deno.readTextFile(echo)).replace("Echo the text back", "Echo it"),
+  );
+  const reload = await receiver.span("reload");
+  assert.equal(reload.parentSpanId, undefined);
+  assert.equal(reload.attributes["beeuni.reload.ok"], true);
+  assert.equal(reload.attributes["beeuni.reload.changed"], true);
+  assert.deepEqual(reload.attributes["beeuni.reload.tools"], ["echo"]);
+
+  assert.equal(await daemon.stop(), 0);
+  // Never an argument or an output.
+  assert.ok(!JSON.stringify(receiver.traces).includes(SECRET_ARG));
+  assert.ok(!JSON.stringify(receiver.traces).includes(daemon.token));
+  assert.deepEqual([...receiver.contentTypes], ["application/json"]);
+});
+
+Deno.test("beeuni mcp over stdio sends its spans when it exits, however long the batch delay (K2)", async () => {
+  await using receiver = new Receiver();
+  await using project = await tempProject();
+  const server = new StdioServer(project.dir, ["--no-watch"], {
+    ...otelEnv(receiver),
+    // Only the flush at exit can send them in time.
+    OTEL_BSP_SCHEDULE_DELAY: "600000",
+  });
+  await server.initialize();
+  await server.send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: {
+      name: "echo",
+      arguments: { text: "stdio" },
+      _meta: { traceparent: TRACEPARENT },
+    },
+  });
+  await server.response(2);
+  assert.equal(receiver.traces.length, 0);
+  assert.equal(await server.end(), 0);
+  const call = await receiver.span("tools/call echo");
+  assert.equal(call.traceId, CALLER_TRACE);
+  assert.equal(call.parentSpanId, CALLER_SPAN);
+  assert.equal(call.attributes["beeuni.transport"], "mcp");
+  assert.equal(call.attributes["beeuni.agent"], "beeuni");
+});
+
+Deno.test("an unreachable collector fails no call, is said in one line at most, and does not hold the daemon's stop (K2)", async () => {
+  // A port that was just free: nothing listens there.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  await using daemon = await mcpDaemon({
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_BSP_SCHEDULE_DELAY: "10",
+    },
+  });
+  for (let i = 0; i < 5; i++) {
+    const answer = await daemon.call("echo", {
+      args: { text: `call ${i}` },
+      sessionId: `s${i}`,
+      agent: "beeuni",
+    });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.output, `call ${i}`);
+  }
+  await waitFor(
+    "the line about the collector",
+    () => daemon.stderr().includes("[telemetry] cannot export to"),
+  );
+  await daemon.call("echo", {
+    args: { text: "late" },
+    sessionId: "s",
+    agent: "beeuni",
+  });
+  assert.equal(await daemon.stop(), 0);
+  const lines = daemon.stderr().split("\n").filter((l) =>
+    l.includes("[telemetry]")
+  );
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.match(
+    lines[0],
+    new RegExp(
+      `^\\[telemetry\\] cannot export to http://127\\.0\\.0\\.1:${port}/v1/traces: .+; later failures are not reported$`,
+    ),
+  );
+});
+
+Deno.test("the daemon's metrics go over OTLP: counters as cumulative monotonic sums, gauges, histograms with their bounds (K2)", async () => {
+  await using receiver = new Receiver();
+  let calls = 1;
+  const families = (): MetricFamily[] => [
+    {
+      name: "beeuni_calls_total",
+      help: "Calls, by tool, agent and outcome.",
+      type: "counter",
+      points: [{ labels: { tool: "echo", agent: "beeuni" }, value: calls++ }],
+    },
+    {
+      name: "beeuni_runners",
+      help: "Runner processes running.",
+      type: "gauge",
+      points: [{ labels: {}, value: 3 }],
+    },
+    {
+      name: "beeuni_call_duration_seconds",
+      help: "How long calls took.",
+      unit: "seconds",
+      type: "histogram",
+      points: [{
+        labels: { tool: "echo", agent: "beeuni" },
+        bounds: [0.1, 1],
+        counts: [2, 1, 0],
+        sum: 1.25,
+        count: 3,
+      }],
+    },
+  ];
+  const lines: string[] = [];
+  const telemetry = await startTelemetry({
+    env: { ...otelEnv(receiver), OTEL_METRIC_EXPORT_INTERVAL: "100" },
+    metrics: families,
+    log: (line) => lines.push(line),
+  });
+  assert.ok(telemetry, lines.join("\n"));
+  try {
+    await waitFor("two metric exports", () => receiver.metrics.length >= 2);
+  } finally {
+    await telemetry.shutdown();
+  }
+  const metrics = receiver.metricsByName();
+  const counter = metrics["beeuni_calls_total"];
+  assert.equal(counter.description, "Calls, by tool, agent and outcome.");
+  assert.equal(counter.sum.isMonotonic, true);
+  assert.equal(counter.sum.aggregationTemporality, 2, "cumulative");
+  const point = counter.sum.dataPoints[0];
+  assert.deepEqual(plainAttributes(point.attributes), {
+    tool: "echo",
+    agent: "beeuni",
+  });
+  assert.ok(point.asDouble >= 2, "read anew at each export");
+  assert.equal(metrics["beeuni_runners"].gauge.dataPoints[0].asDouble, 3);
+  const histogram = metrics["beeuni_call_duration_seconds"];
+  assert.equal(histogram.unit, "seconds");
+  assert.equal(histogram.histogram.aggregationTemporality, 2);
+  const h = histogram.histogram.dataPoints[0];
+  assert.deepEqual(h.explicitBounds, [0.1, 1]);
+  assert.deepEqual(h.bucketCounts.map(Number), [2, 1, 0]);
+  assert.equal(h.sum, 1.25);
+  assert.equal(Number(h.count), 3);
+  assert.deepEqual(lines, []);
+});
+
+Deno.test("without an OTLP endpoint, or with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, nothing is exported (K2)", async () => {
+  await using receiver = new Receiver();
+  const cases: Record<string, string>[] = [
+    {},
+    { ...otelEnv(receiver), OTEL_SDK_DISABLED: "true" },
+    { ...otelEnv(receiver), OTEL_TRACES_EXPORTER: "none" },
+  ];
+  for (const env of cases) {
+    await using daemon = await mcpDaemon({ env });
+    const answer = await daemon.call("echo", {
+      args: { text: "x" },
+      sessionId: "s",
+      agent: "beeuni",
+    });
+    assert.equal(answer.status, 200);
+    assert.equal(await daemon.stop(), 0);
+    assert.ok(!daemon.stderr().includes("[telemetry]"), daemon.stderr());
+  }
+  assert.equal(receiver.traces.length, 0);
+});
