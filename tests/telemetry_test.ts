@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mcpDaemon, RawMcp, StdioServer, tempProject } from "./_mcp.ts";
-import { waitFor } from "./_daemon.ts";
+import { DAEMON, startDaemon, waitFor } from "./_daemon.ts";
 import { type MetricFamily, startTelemetry } from "../lib/telemetry/mod.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -454,4 +454,79 @@ Deno.test("without an OTLP endpoint, or with OTEL_SDK_DISABLED=true or OTEL_TRAC
     assert.ok(!daemon.stderr().includes("[telemetry]"), daemon.stderr());
   }
   assert.equal(receiver.traces.length, 0);
+});
+
+/**
+ * The URLs of every script the daemon `daemon` has compiled, read through
+ * the V8 inspector it was started under: enabling the debugger reports
+ * each script already parsed.
+ */
+async function compiledScripts(
+  daemon: { stderr(): string },
+): Promise<string[]> {
+  const address = /ws:\/\/\S+/.exec(daemon.stderr())?.[0];
+  assert.ok(address, `no inspector address in: ${daemon.stderr()}`);
+  const ws = new WebSocket(address);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = () => reject(new Error(`cannot reach ${address}`));
+  });
+  const urls: string[] = [];
+  await new Promise<void>((resolve) => {
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.method === "Debugger.scriptParsed") {
+        urls.push(message.params.url);
+      } else if (message.id === 1) resolve();
+    };
+    ws.send(JSON.stringify({ id: 1, method: "Debugger.enable", params: {} }));
+  });
+  ws.close();
+  return urls;
+}
+
+Deno.test("without the OTEL variables a daemon compiles no OpenTelemetry module, with them it does: the SDK loads only when asked for (K2)", async () => {
+  await using receiver = new Receiver();
+  await using project = await tempProject();
+  const loaded: Record<string, number> = {};
+  for (
+    const [label, env] of [
+      ["without", {}],
+      ["with", otelEnv(receiver)],
+    ] as const
+  ) {
+    await using daemon = await startDaemon(project.dir, {
+      env,
+      // `--quiet` would hide the inspector's address.
+      argv: [
+        Deno.execPath(),
+        "run",
+        "--inspect=127.0.0.1:0",
+        "-A",
+        DAEMON,
+        "--dir",
+        project.dir,
+        "--port",
+        "0",
+        "--no-opencode",
+        "--no-watch",
+      ],
+    });
+    const answer = await daemon.call("echo", {
+      args: { text: "x" },
+      sessionId: "s",
+      agent: "beeuni",
+    });
+    assert.equal(answer.status, 200);
+    const scripts = await compiledScripts(daemon);
+    assert.ok(
+      scripts.some((url) => url.endsWith("/lib/telemetry/mod.ts")),
+      `${label}: the inspector saw the daemon's own modules`,
+    );
+    loaded[label] = scripts.filter((url) =>
+      url.includes("@opentelemetry")
+    ).length;
+  }
+  assert.equal(loaded.without, 0);
+  assert.ok(loaded.with > 0, "the same check sees the SDK once it loads");
 });
