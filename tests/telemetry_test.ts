@@ -49,6 +49,8 @@ class Receiver {
   readonly traces: Json[] = [];
   readonly metrics: Json[] = [];
   readonly contentTypes = new Set<string>();
+  /** The `x-collector-key` header of each export. */
+  readonly keys = new Set<string | null>();
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
 
   constructor() {
@@ -57,6 +59,7 @@ class Receiver {
       async (request) => {
         const path = new URL(request.url).pathname;
         this.contentTypes.add(request.headers.get("content-type") ?? "");
+        this.keys.add(request.headers.get("x-collector-key"));
         const body = await request.json();
         if (path === "/v1/traces") this.traces.push(body);
         else if (path === "/v1/metrics") this.metrics.push(body);
@@ -134,6 +137,7 @@ function otelEnv(receiver: Receiver): Record<string, string> {
     OTEL_BSP_SCHEDULE_DELAY: "50",
     OTEL_SERVICE_NAME: "beeuni-under-test",
     OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test",
+    OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=k1",
   };
 }
 
@@ -297,6 +301,7 @@ Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call wit
   assert.ok(!JSON.stringify(receiver.traces).includes(SECRET_ARG));
   assert.ok(!JSON.stringify(receiver.traces).includes(daemon.token));
   assert.deepEqual([...receiver.contentTypes], ["application/json"]);
+  assert.deepEqual([...receiver.keys], ["k1"]);
 });
 
 Deno.test("beeuni mcp over stdio sends its spans when it exits, however long the batch delay (K2)", async () => {
