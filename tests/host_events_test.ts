@@ -206,7 +206,7 @@ Deno.test("contentReturn() accepts only the convention; contentText() names bloc
   );
 });
 
-Deno.test("subscribe() sees each call's start and end with id, name, agent, session, args and outcome, never env", async () => {
+Deno.test("subscribe() sees each call's start and end with id, name, agent, session, args, outcome and where its time went, never env", async () => {
   await using p = await project({
     "beeuni.yaml": manifest(["echo", "boom"]),
     "tools/echo.ts": tool(
@@ -250,9 +250,23 @@ Deno.test("subscribe() sees each call's start and end with id, name, agent, sess
     ["ok", "error", "not_found"],
   );
   assert.doesNotMatch(JSON.stringify(events), /hunter2|BASE_VAR/);
+  // Where each call's time went: a call that reached its runner has a wait
+  // and a run within its duration; one refused before has neither.
+  const phases = events.flatMap((e) => e.type === "call-end" ? [e] : []).map(
+    (e) => e.phases,
+  );
+  for (const reached of phases.slice(0, 2)) {
+    assert.ok(reached, "a call that ran has its phases");
+    assert.ok(reached.queuedMs >= 0 && reached.runMs >= 0);
+    assert.ok(
+      reached.runnerStartMs === undefined ||
+        reached.runnerStartMs <= reached.queuedMs,
+    );
+  }
+  assert.equal(phases[2], undefined);
 });
 
-Deno.test("subscribe() sees reloads: changed when a tool is added, unchanged otherwise, not ok when refused", async () => {
+Deno.test("subscribe() sees reloads: changed when a tool is added, unchanged otherwise, not ok when refused, with their start and the tools imported anew", async () => {
   await using p = await project({
     "beeuni.yaml": manifest(["one"]),
     "tools/one.ts": tool(`return "1";`),
@@ -271,11 +285,29 @@ Deno.test("subscribe() sees reloads: changed when a tool is added, unchanged oth
   await p.host.reload();
   await Deno.writeTextFile(join(p.dir, "beeuni.yaml"), "tools: [");
   await p.host.reload();
-  assert.deepEqual(events, [
-    { type: "reload", ok: true, changed: false },
-    { type: "reload", ok: true, changed: true },
-    { type: "reload", ok: false, changed: false },
-  ]);
+  for (const event of events) {
+    assert.ok(event.type === "reload" && event.startedAt! <= Date.now());
+  }
+  assert.deepEqual(
+    events.map((event) => ({ ...event, startedAt: undefined })),
+    [
+      {
+        type: "reload",
+        ok: true,
+        changed: false,
+        startedAt: undefined,
+        reloaded: ["one"],
+      },
+      {
+        type: "reload",
+        ok: true,
+        changed: true,
+        startedAt: undefined,
+        reloaded: ["one", "two"],
+      },
+      { type: "reload", ok: false, changed: false, startedAt: undefined },
+    ],
+  );
   assert.ok(
     p.logs.some((l) =>
       l.includes("an event listener failed: a broken listener")
