@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mcpDaemon, RawMcp, StdioServer, tempProject } from "./_mcp.ts";
 import { DAEMON, startDaemon, waitFor } from "./_daemon.ts";
+import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
+import { startModelServer } from "./_model_servers.ts";
 import { type MetricFamily, startTelemetry } from "../lib/telemetry/mod.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -534,4 +536,55 @@ Deno.test("without the OTEL variables a daemon compiles no OpenTelemetry module,
   }
   assert.equal(loaded.without, 0);
   assert.ok(loaded.with > 0, "the same check sees the SDK once it loads");
+});
+
+Deno.test("an experimental session (beeuni sessions new) sends its calls' spans by its end, as session calls of its agent (K2)", async () => {
+  await using receiver = new Receiver();
+  await using repo = await tempRepo({
+    "beeuni.yaml": "tools:\n  weather_now: tools/weather_now.ts\n",
+    "tools/weather_now.ts": `export default {
+  description: "The weather now in a city",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  execute: (args) => "Sunny in " + args.city,
+};
+`,
+  });
+  await using state = await isolatedState();
+  const model = startModelServer("openai-chat", [
+    { calls: [{ name: "weather_now", args: { city: "Berlin" } }] },
+    { text: "Sunny." },
+  ]);
+  try {
+    const out = await beeuni(repo.dir, [
+      "sessions",
+      "new",
+      "--wait",
+      "--model",
+      "openai-compatible/local-test",
+      "--prompt",
+      "The weather in Berlin?",
+    ], {
+      env: {
+        ...state.env,
+        OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
+        ...otelEnv(receiver),
+        // Only the flush at the session's end can send them in time.
+        OTEL_BSP_SCHEDULE_DELAY: "600000",
+      },
+    });
+    assert.equal(out.code, 0, out.stderr);
+    const id = /^session (\S+)$/m.exec(out.stdout)![1];
+    // Sent before the command returned: no waiting here.
+    const call = receiver.spans().find((s) =>
+      s.name === "tools/call weather_now"
+    );
+    assert.ok(call, JSON.stringify(receiver.spans().map((s) => s.name)));
+    assert.equal(call.attributes["beeuni.transport"], "session");
+    assert.equal(call.attributes["beeuni.session.id"], id);
+    assert.equal(call.attributes["beeuni.outcome"], "ok");
+    assert.equal(call.kind, 1, "a session's call is an INTERNAL span");
+    assert.ok(!JSON.stringify(receiver.traces).includes("Berlin"));
+  } finally {
+    await model.close();
+  }
 });

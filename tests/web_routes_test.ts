@@ -366,7 +366,14 @@ Deno.test("/ui/api/events replays kept calls, then streams each call and reload 
     status: "not_found",
     error: "Tool missing not found",
   });
-  assert.deepEqual(live[4], { type: "reload", ok: true, changed: false });
+  const { startedAt, ...reload } = live[4];
+  assert.equal(typeof startedAt, "number");
+  assert.deepEqual(reload, {
+    type: "reload",
+    ok: true,
+    changed: false,
+    reloaded: ["show", "echo", "broken"],
+  });
   assert.ok(!read.text.includes(TOKEN));
   assert.ok(!read.text.includes("env-value-never-shown"));
 
