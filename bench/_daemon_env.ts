@@ -15,3 +15,24 @@ export function daemonEnv(root: string): Record<string, string> {
     BEEUNI_DAEMON_TOKEN: TOKEN,
   };
 }
+
+/**
+ * POSTs a call with `{ text }` as agent `agent` to `url` (a daemon's
+ * `…/beeuni/tools/<name>`, or a baseline server), with TOKEN; resolves to
+ * the answer's status and its JSON body. Rejects when nothing answers.
+ */
+export async function callTool(
+  url: string,
+  text: string,
+  agent = "bench",
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "authorization": `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ args: { text }, sessionId: "bench", agent }),
+  });
+  return { status: response.status, body: await response.json() };
+}

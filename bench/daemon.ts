@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { daemonEnv, TOKEN } from "./_daemon_env.ts";
+import { callTool, daemonEnv, TOKEN } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { freePort, type Server, spawnServer } from "./_process.ts";
 import { descendants, memoryOf } from "./_proc_memory.ts";
@@ -234,26 +234,11 @@ function importScript(dir: string, count: number): string {
   return lines.join("\n") + "\n";
 }
 
-function callOnce(url: string, text: string): Promise<void> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "authorization": `Bearer ${TOKEN}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({
-      args: { text },
-      sessionId: "bench",
-      agent: "bench",
-    }),
-  }).then(async (response) => {
-    const body = await response.json();
-    if (response.status !== 200 || body.output !== text) {
-      throw new Error(
-        `unexpected answer ${response.status}: ${JSON.stringify(body)}`,
-      );
-    }
-  });
+async function callOnce(url: string, text: string): Promise<void> {
+  const { status, body } = await callTool(url, text);
+  if (status !== 200 || body.output !== text) {
+    throw new Error(`unexpected answer ${status}: ${JSON.stringify(body)}`);
+  }
 }
 
 /**

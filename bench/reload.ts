@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { daemonEnv, TOKEN } from "./_daemon_env.ts";
+import { callTool, daemonEnv } from "./_daemon_env.ts";
 import { gitCommitAll } from "./_git.ts";
 import { freePort } from "./_process.ts";
 import { median } from "./_stats.ts";
@@ -79,22 +79,10 @@ function generateProject(dir: string): void {
 /** One call's output, or undefined when the daemon does not answer yet. */
 async function answer(port: number, tool: string): Promise<string | undefined> {
   try {
-    const response = await fetch(
+    const { body } = await callTool(
       `http://127.0.0.1:${port}/beeuni/tools/${tool}`,
-      {
-        method: "POST",
-        headers: {
-          "authorization": `Bearer ${TOKEN}`,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify({
-          args: { text: "x" },
-          sessionId: "bench",
-          agent: "bench",
-        }),
-      },
+      "x",
     );
-    const body = await response.json();
     return typeof body.output === "string" ? body.output : undefined;
   } catch {
     return undefined;

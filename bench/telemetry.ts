@@ -18,8 +18,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { daemonEnv, TOKEN } from "./_daemon_env.ts";
-import { freePort } from "./_process.ts";
+import { callTool, daemonEnv } from "./_daemon_env.ts";
+import { spawnServer } from "./_process.ts";
 import { median } from "./_stats.ts";
 import { write } from "./_write.ts";
 
@@ -87,54 +87,26 @@ const sides: Record<string, Side> = {
 async function startOnce(
   side: Side,
 ): Promise<{ listening: number; answered: number }> {
-  const port = freePort();
   const start = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      side.daemon,
-      "--dir",
-      project,
-      "--port",
-      String(port),
-      "--no-watch",
-      "--no-opencode",
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    env: { ...side.env, NO_COLOR: "1" },
-  }).spawn();
-  let text = "";
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  while (!text.includes("listening on")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the daemon ${side.daemon} did not start`);
-    text += value;
-  }
+  const server = await spawnServer([
+    "run",
+    "-A",
+    "--quiet",
+    side.daemon,
+    "--dir",
+    project,
+    "--port",
+    "0",
+    "--no-watch",
+    "--no-opencode",
+  ], { env: side.env });
   const listening = performance.now() - start;
-  const response = await fetch(`http://127.0.0.1:${port}/beeuni/tools/echo`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({
-      args: { text: "hi" },
-      sessionId: "bench",
-      agent: "beeuni",
-    }),
-  });
-  const body = await response.json();
+  const { body } = await callTool(`${server.url}/beeuni/tools/echo`, "hi");
   if (body.output !== "hi") {
     throw new Error(`unexpected answer: ${JSON.stringify(body)}`);
   }
   const answered = performance.now() - start;
-  child.kill("SIGTERM");
-  await reader.cancel();
-  await child.status;
+  await server.stop();
   return { listening, answered };
 }
 

@@ -582,3 +582,44 @@ export async function run(
     stdin: options.stdin,
   });
 }
+
+/**
+ * A request of MCP's stateless revision 2026-07-28 to `url` with `token`:
+ * its headers (`mcp-method`, `mcp-name` for a named request) and the
+ * per-request envelope in `params._meta`, beside any `_meta` given.
+ */
+export function statelessPost(
+  url: string,
+  token: string,
+  id: string | number,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+          ...(params._meta as object ?? {}),
+        },
+      },
+    }),
+  });
+}

@@ -17,6 +17,7 @@ import {
   RawMcp,
   rpcBody,
   rpcMessages,
+  statelessPost,
   stepsAnswers,
   waitForFile,
 } from "./_mcp.ts";
@@ -453,38 +454,12 @@ Deno.test("a reload that changes an agent's list sends list_changed on its GET s
 Deno.test("the stateless revision 2026-07-28 on the same endpoint: server/discover, per-request envelope, subscriptions/listen", async () => {
   await using daemon = await mcpDaemon();
   const url = `${daemon.url}/mcp`;
-  const envelope = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  };
   const post = (
     id: string | number,
     method: string,
     params: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-  ) =>
-    fetch(url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${daemon.token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        method,
-        params: {
-          ...params,
-          _meta: { ...envelope, ...(params._meta as object ?? {}) },
-        },
-      }),
-    });
+  ) => statelessPost(url, daemon.token, id, method, params, headers);
   const discover = await rpcBody(await post("d", "server/discover"));
   assert.deepEqual(discover.result.supportedVersions, [
     "2026-07-28",

@@ -5,7 +5,13 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { mcpDaemon, RawMcp, StdioServer, tempProject } from "./_mcp.ts";
+import {
+  mcpDaemon,
+  RawMcp,
+  statelessPost,
+  StdioServer,
+  tempProject,
+} from "./_mcp.ts";
 import { DAEMON, startDaemon, waitFor } from "./_daemon.ts";
 import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { startModelServer } from "./_model_servers.ts";
@@ -253,31 +259,17 @@ Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call wit
   assert.equal(overMcp.attributes["mcp.method.name"], "tools/call");
 
   // MCP, the stateless 2026-07-28 revision.
-  const modern = await fetch(`${daemon.url}/mcp`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${daemon.token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "echo",
+  const modern = await statelessPost(
+    `${daemon.url}/mcp`,
+    daemon.token,
+    7,
+    "tools/call",
+    {
+      name: "echo",
+      arguments: { text: "stateless" },
+      _meta: { traceparent: `00-${"3".repeat(32)}-${"4".repeat(16)}-01` },
     },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 7,
-      method: "tools/call",
-      params: {
-        name: "echo",
-        arguments: { text: "stateless" },
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-          traceparent: `00-${"3".repeat(32)}-${"4".repeat(16)}-01`,
-        },
-      },
-    }),
-  });
+  );
   assert.equal(modern.status, 200, await modern.clone().text());
   await modern.body?.cancel();
   const stateless = await receiver.span(

@@ -7,8 +7,6 @@
  * @module
  */
 
-import type { SpanExporter } from "@opentelemetry/sdk-trace";
-import type { PushMetricExporter } from "@opentelemetry/sdk-metrics";
 import { errorMessage } from "../common/mod.ts";
 import type { HostEvent } from "../host/mod.ts";
 import type { MetricFamily } from "./metric_family.ts";
@@ -118,7 +116,7 @@ async function started(
       importOtel("@opentelemetry/sdk-metrics"),
       importOtel("@opentelemetry/exporter-metrics-otlp-http"),
     ]);
-    const exporter = reportingMetrics(
+    const exporter = reporting(
       new OTLPMetricExporter({ url: settings.metricsEndpoint }),
       (error) => sayOnce(settings.metricsEndpoint, error),
     );
@@ -151,39 +149,28 @@ async function started(
   };
 }
 
-/** `exporter`, telling `fail` when an export fails. */
-function reporting(
-  exporter: SpanExporter,
-  fail: (error: unknown) => void,
-): SpanExporter {
-  return {
-    export(spans, done) {
-      exporter.export(spans, (result) => {
-        if (result.code !== 0) fail(result.error ?? "the export failed");
-        done(result);
-      });
-    },
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
-  };
+/** What an OTLP exporter answers for each export. */
+interface ExportAnswer {
+  /** 0 when it succeeded. */
+  code: number;
+  error?: Error;
 }
 
-/** `exporter`, telling `fail` when an export fails. */
-function reportingMetrics(
-  exporter: PushMetricExporter,
+/** An exporter of `T` (spans or metrics). */
+interface Exporting<T> {
+  export(items: T, done: (answer: ExportAnswer) => void): void;
+}
+
+/** Makes `exporter` tell `fail` when an export fails; returns it. */
+function reporting<E extends Exporting<never>>(
+  exporter: E,
   fail: (error: unknown) => void,
-): PushMetricExporter {
-  return {
-    export(metrics, done) {
-      exporter.export(metrics, (result) => {
-        if (result.code !== 0) fail(result.error ?? "the export failed");
-        done(result);
-      });
-    },
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush(),
-    selectAggregationTemporality: exporter.selectAggregationTemporality
-      ?.bind(exporter),
-    selectAggregation: exporter.selectAggregation?.bind(exporter),
-  };
+): E {
+  const send = exporter.export.bind(exporter);
+  exporter.export = (items, done) =>
+    send(items, (answer) => {
+      if (answer.code !== 0) fail(answer.error ?? "the export failed");
+      done(answer);
+    });
+  return exporter;
 }
