@@ -290,7 +290,20 @@ Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call wit
   assert.equal(reload.attributes["beeuni.reload.changed"], true);
   assert.deepEqual(reload.attributes["beeuni.reload.tools"], ["echo"]);
 
+  // A caller that asked for no trace (sampled flag off) gets none.
+  const unsampled = await daemon.call("echo", {
+    args: { text: "x" },
+    sessionId: "s-unsampled",
+    agent: "beeuni",
+  }, { headers: { traceparent: `00-${"5".repeat(32)}-${"6".repeat(16)}-00` } });
+  assert.equal(unsampled.status, 200);
+
   assert.equal(await daemon.stop(), 0);
+  assert.ok(
+    !receiver.spans().some((s) =>
+      s.attributes["beeuni.session.id"] === "s-unsampled"
+    ),
+  );
   // Never an argument or an output.
   assert.ok(!JSON.stringify(receiver.traces).includes(SECRET_ARG));
   assert.ok(!JSON.stringify(receiver.traces).includes(daemon.token));

@@ -247,6 +247,7 @@ export async function startDaemon(
     });
   } catch (error) {
     await server.shutdown();
+    await telemetry?.shutdown();
     flush();
     await dropToken();
     throw error;
