@@ -43,6 +43,7 @@ import {
   publishDaemon,
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
+import { type DaemonTelemetry, startTelemetry } from "./_telemetry.ts";
 import { projectStateDir } from "../sessions/mod.ts";
 import { listenError } from "./listen_error.ts";
 
@@ -212,6 +213,7 @@ export async function startDaemon(
   }
   let host: Host;
   let web: WebHandler;
+  let telemetry: DaemonTelemetry;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("../host/mod.ts");
@@ -241,6 +243,13 @@ export async function startDaemon(
       streams,
       sessionsDir: projectStateDir(root, io.env),
     });
+    // Metrics at GET /metrics and the call record, from the first call on.
+    telemetry = startTelemetry(host, {
+      stateDir: projectStateDir(root, io.env),
+      secrets: () => readSecrets(root, io.env),
+      env: io.env,
+      log,
+    });
   } catch (error) {
     await server.shutdown();
     flush();
@@ -268,6 +277,7 @@ export async function startDaemon(
     allowAnyHost: options.allowRemote ?? false,
     mounts: [
       { prefix: "/mcp", handler: (request, url) => mcp.handle(request, url) },
+      telemetry.mount,
       ...webMounts(web),
     ],
     // The web UI's secret path: its session cookie opens what the page calls there.
@@ -370,6 +380,8 @@ export async function startDaemon(
         const stopped = server.shutdown();
         await host.close();
         await stopped;
+        // After the host: the calls its close ended are recorded too.
+        await telemetry.close();
         flush();
         await dropToken();
       })();

@@ -532,6 +532,7 @@ class HostState {
       call: (request) => this.#calls.call(request),
       stopSession: (sessionId) => this.#calls.stopSession(sessionId),
       running: () => this.#calls.running,
+      runners: () => this.#pool.live(),
       reload: (options) => this.reload(options),
       prepare: () => this.#spare.fill(),
       sources: () => this.#current.sources() ?? this.#current.projectModules(),

@@ -1,0 +1,98 @@
+// What the daemon tells about its calls: the metrics served at
+// `GET /metrics`, and the call record written to the state folder.
+
+import process from "node:process";
+import type { Host } from "../host/mod.ts";
+import type { Mount } from "../http/mod.ts";
+import {
+  CallMetrics,
+  DEFAULT_RECORD_MAX_BYTES,
+  PROMETHEUS_CONTENT_TYPE,
+  prometheusText,
+  recordCalls,
+} from "../telemetry/mod.ts";
+
+/** The variable that sets the size past which the call record is rotated, in bytes. */
+export const RECORD_MAX_BYTES_VARIABLE = "BEEUNI_CALL_RECORD_MAX_BYTES";
+
+/** The daemon's metrics and call record, running. */
+export interface DaemonTelemetry {
+  /** Serves `GET /metrics`, behind the daemon's token. */
+  mount: Mount;
+  /** Stops counting and recording; writes the record's last lines. */
+  close(): Promise<void>;
+}
+
+/** What the daemon's telemetry needs to know. */
+export interface DaemonTelemetryOptions {
+  /** The project's state folder, where the call record goes. */
+  stateDir: string;
+  /** The project's secret values, redacted from the record. */
+  secrets: () => Record<string, string>;
+  /** The daemon's environment. */
+  env: Record<string, string | undefined>;
+  /** Where problems are told. */
+  log: (line: string) => void;
+}
+
+function recordMaxBytes(
+  env: Record<string, string | undefined>,
+  log: (line: string) => void,
+): number {
+  const text = env[RECORD_MAX_BYTES_VARIABLE];
+  if (text === undefined || text === "") return DEFAULT_RECORD_MAX_BYTES;
+  const value = Number(text);
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  log(
+    `[daemon] ${RECORD_MAX_BYTES_VARIABLE}="${text}" is not a positive number of bytes: the call record rotates at ${DEFAULT_RECORD_MAX_BYTES}`,
+  );
+  return DEFAULT_RECORD_MAX_BYTES;
+}
+
+/** Starts counting `host`'s calls and recording them. */
+export function startTelemetry(
+  host: Host,
+  options: DaemonTelemetryOptions,
+): DaemonTelemetry {
+  const metrics = new CallMetrics(host, {
+    memory: () => process.memoryUsage(),
+  });
+  const detach = metrics.attach();
+  const recording = recordCalls(host, {
+    dir: options.stateDir,
+    secrets: options.secrets,
+    maxBytes: recordMaxBytes(options.env, options.log),
+    log: options.log,
+  });
+  const mount: Mount = {
+    prefix: "/metrics",
+    handler(request, url) {
+      if (url.pathname !== "/metrics") return undefined;
+      // TODO(agent tokens): a request made with an agent token gets 403
+      // here; only the daemon's own token reads every agent's series.
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return Promise.resolve(
+          Response.json(
+            { error: "method not allowed: use GET" },
+            { status: 405, headers: { allow: "GET" } },
+          ),
+        );
+      }
+      return Promise.resolve(
+        new Response(prometheusText(metrics.families()), {
+          headers: {
+            "content-type": PROMETHEUS_CONTENT_TYPE,
+            "cache-control": "no-store",
+          },
+        }),
+      );
+    },
+  };
+  return {
+    mount,
+    async close(): Promise<void> {
+      detach();
+      await recording.stop();
+    },
+  };
+}
