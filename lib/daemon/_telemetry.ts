@@ -6,14 +6,11 @@ import type { Host } from "../host/mod.ts";
 import type { Mount } from "../http/mod.ts";
 import {
   CallMetrics,
-  DEFAULT_RECORD_MAX_BYTES,
   PROMETHEUS_CONTENT_TYPE,
   prometheusText,
   recordCalls,
+  recordMaxBytesFrom,
 } from "../telemetry/mod.ts";
-
-/** The variable that sets the size past which the call record is rotated, in bytes. */
-export const RECORD_MAX_BYTES_VARIABLE = "BEEUNI_CALL_RECORD_MAX_BYTES";
 
 /** The daemon's metrics and call record, running. */
 export interface DaemonTelemetry {
@@ -35,20 +32,6 @@ export interface DaemonTelemetryOptions {
   log: (line: string) => void;
 }
 
-function recordMaxBytes(
-  env: Record<string, string | undefined>,
-  log: (line: string) => void,
-): number {
-  const text = env[RECORD_MAX_BYTES_VARIABLE];
-  if (text === undefined || text === "") return DEFAULT_RECORD_MAX_BYTES;
-  const value = Number(text);
-  if (Number.isSafeInteger(value) && value > 0) return value;
-  log(
-    `[daemon] ${RECORD_MAX_BYTES_VARIABLE}="${text}" is not a positive number of bytes: the call record rotates at ${DEFAULT_RECORD_MAX_BYTES}`,
-  );
-  return DEFAULT_RECORD_MAX_BYTES;
-}
-
 /** Starts counting `host`'s calls and recording them. */
 export function startTelemetry(
   host: Host,
@@ -61,7 +44,7 @@ export function startTelemetry(
   const recording = recordCalls(host, {
     dir: options.stateDir,
     secrets: options.secrets,
-    maxBytes: recordMaxBytes(options.env, options.log),
+    maxBytes: recordMaxBytesFrom(options.env, options.log),
     log: options.log,
   });
   const mount: Mount = {

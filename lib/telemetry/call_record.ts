@@ -30,6 +30,28 @@ export const CALL_RECORD_FILE = "calls.jsonl";
 /** The size past which the record is rotated by default: 10 MiB. */
 export const DEFAULT_RECORD_MAX_BYTES: number = 10 * 1024 * 1024;
 
+/** The variable that sets the size past which the call record is rotated, in bytes. */
+export const RECORD_MAX_BYTES_VARIABLE = "BEEUNI_CALL_RECORD_MAX_BYTES";
+
+/**
+ * The rotation size `env` sets ({@linkcode RECORD_MAX_BYTES_VARIABLE}), or
+ * the default; a value that is not a positive whole number is told to
+ * `log` and the default used.
+ */
+export function recordMaxBytesFrom(
+  env: Record<string, string | undefined>,
+  log: (line: string) => void,
+): number {
+  const text = env[RECORD_MAX_BYTES_VARIABLE];
+  if (text === undefined || text === "") return DEFAULT_RECORD_MAX_BYTES;
+  const value = Number(text);
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  log(
+    `[record] ${RECORD_MAX_BYTES_VARIABLE}="${text}" is not a positive number of bytes: the call record rotates at ${DEFAULT_RECORD_MAX_BYTES} bytes`,
+  );
+  return DEFAULT_RECORD_MAX_BYTES;
+}
+
 /** How many rotated files are kept by default. */
 export const DEFAULT_RECORD_KEEP = 3;
 

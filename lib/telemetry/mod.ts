@@ -33,10 +33,12 @@ export {
   DEFAULT_RECORD_KEEP,
   DEFAULT_RECORD_MAX_BYTES,
   MIN_REDACTED_LENGTH,
+  RECORD_MAX_BYTES_VARIABLE,
   recordCalls,
   type RecordCallsOptions,
   type RecordContent,
   type RecordingCalls,
+  recordMaxBytesFrom,
   redactSecrets,
 } from "./call_record.ts";
 export {
