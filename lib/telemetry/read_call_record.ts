@@ -110,6 +110,12 @@ function readFrom(file: string, offset: number): Buffer | undefined {
   }
 }
 
+/** Reads every whole line of `file` into `sink`. */
+function readWhole(file: string, sink: RecordSink): void {
+  const text = readFrom(file, 0);
+  if (text) takeLines(text, file, { n: 0 }, sink);
+}
+
 /**
  * Reads every line of the record in the state folder `dir` into `sink`,
  * oldest first.
@@ -118,10 +124,7 @@ function readFrom(file: string, offset: number): Buffer | undefined {
  */
 export function readCallRecord(dir: string, sink: RecordSink): boolean {
   const files = callRecordFiles(dir);
-  for (const file of files) {
-    const text = readFrom(file, 0);
-    if (text) takeLines(text, file, { n: 0 }, sink);
-  }
+  for (const file of files) readWhole(file, sink);
   return files.length > 0;
 }
 
@@ -146,8 +149,12 @@ export async function followCallRecord(
   sink: RecordSink,
   options: FollowOptions,
 ): Promise<void> {
-  readCallRecord(dir, sink);
   const current = callRecordPath(dir);
+  // The rotated files, then the current one from its start, on its own
+  // offset: no line appended meanwhile is missed.
+  for (const file of callRecordFiles(dir)) {
+    if (file !== current) readWhole(file, sink);
+  }
   const identity = (file: string) => {
     try {
       const stats = statSync(file);
@@ -157,12 +164,13 @@ export async function followCallRecord(
     }
   };
   let seen = identity(current);
-  let offset = seen?.size ?? 0;
+  let offset = 0;
   const lineNo = { n: 0 };
   const readOn = (file: string) => {
     const text = readFrom(file, offset);
     if (text) offset += takeLines(text, file, lineNo, sink);
   };
+  if (seen !== undefined) readOn(current);
   const { signal } = options;
   while (!signal.aborted) {
     await new Promise<void>((resolve) => {
