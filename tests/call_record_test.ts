@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { beeuni, CLI, exists, isolatedState, tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
 import { RawMcp, StdioServer } from "./_mcp.ts";
+import { startModelServer } from "./_model_servers.ts";
 import { projectKey } from "../lib/common/mod.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
 import { callRecordPath, recordCalls } from "../lib/telemetry/mod.ts";
@@ -200,6 +201,45 @@ Deno.test("beeuni mcp records its calls as the daemon does, transport mcp, the l
   assert.deepEqual(rest, []);
 });
 
+Deno.test("a session's tool calls are recorded with transport session and the session's id (K2)", async () => {
+  await using state = await isolatedState();
+  await using repo = await tempRepo({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
+  });
+  const server = startModelServer("anthropic", [
+    { calls: [{ name: "echo", args: { text: "from-model" } }] },
+    { text: "Done." },
+  ]);
+  try {
+    const out = await beeuni(
+      repo.dir,
+      ["sessions", "new", "--wait", "--prompt", "echo something"],
+      {
+        env: {
+          ...state.env,
+          BEEUNI_MODEL: "anthropic/claude-test",
+          ANTHROPIC_API_KEY: "sk-ant-test",
+          ANTHROPIC_BASE_URL: server.baseUrl,
+        },
+      },
+    );
+    assert.equal(out.code, 0, out.stderr);
+    const id = /^session (\S+)$/m.exec(out.stdout)![1];
+    const [line, ...rest] = await lines(
+      join(recordDir(state.env.XDG_STATE_HOME, repo.dir), "calls.jsonl"),
+    );
+    assert.equal(line.tool, "echo");
+    assert.equal(line.transport, "session");
+    assert.equal(line.session, id);
+    assert.equal(line.outcome, "ok");
+    assert.equal(line.args, undefined);
+    assert.deepEqual(rest, []);
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("with record: { arguments: true, outputs: true } the record holds arguments, outputs and error messages, each secret value written as [secret] (K2)", async () => {
   await using state = await isolatedState();
   await using repo = await tempRepo({
@@ -232,7 +272,7 @@ Deno.test("with record: { arguments: true, outputs: true } the record holds argu
   assert.ok(!(await Deno.readTextFile(file)).includes(SECRET));
 });
 
-Deno.test("a bad record: setting is a positioned manifest error (K2)", async () => {
+Deno.test("a bad record: setting is a positioned manifest error, and record: in an imported file a warning (K2)", async () => {
   await using repo = await tempRepo({
     "tools/echo.ts": ECHO,
     "beeuni.yaml":
@@ -247,6 +287,18 @@ Deno.test("a bad record: setting is a positioned manifest error (K2)", async () 
   assert.match(
     result.stdout + result.stderr,
     /beeuni\.yaml:5:3: .*unknown setting "record\.inputs": use "arguments" or "outputs"/,
+  );
+
+  await using imported = await tempRepo({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": "imports: [more.yaml]\ntools:\n  echo: tools/echo.ts\n",
+    "more.yaml": "record:\n  outputs: true\n",
+  });
+  const warned = await beeuni(imported.dir, ["validate"]);
+  assert.equal(warned.code, 0);
+  assert.match(
+    warned.stdout + warned.stderr,
+    /more\.yaml:1:1: warning.*`record` is read from the root manifest only/,
   );
 });
 

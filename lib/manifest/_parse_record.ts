@@ -13,7 +13,7 @@ const RECORD_KEYS: readonly (keyof RecordSettings)[] = ["arguments", "outputs"];
 /**
  * Reads the `record:` mapping `value` into `ctx.file.record`; reports
  * (V12) a value that is not a mapping, an unknown key and a setting that
- * is not `true` or `false`.
+ * is not `true` or `false`, and warns about `record:` in an imported file.
  */
 export function parseRecord(
   ctx: FileContext,
@@ -22,6 +22,12 @@ export function parseRecord(
 ): void {
   const record: RecordSettings = { pos: keyPos };
   ctx.file.record = record;
+  if (ctx.file.importedFrom !== undefined) {
+    ctx.warn(
+      keyPos,
+      `\`record\` is read from the root manifest only: in ${ctx.path} it changes nothing; move it to the root manifest`,
+    );
+  }
   if (isNothing(value)) return;
   if (!isMap(value)) {
     ctx.error(
