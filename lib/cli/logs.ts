@@ -11,6 +11,7 @@ import { sessionsStateDir } from "./_sessions_dir.ts";
 import { escapeControl } from "../common/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import {
+  callRecordFiles,
   type CallRecordLine,
   followCallRecord,
   readCallRecord,
@@ -35,15 +36,17 @@ const LOGS_OPTIONS = {
 
 /** One call as a person reads it: time, tool, agent, session, transport, outcome, duration. */
 function humanLine(record: CallRecordLine): string {
+  // A record's values are what callers sent: no control character passes.
+  const text = (value: unknown) => escapeControl(String(value));
   const cut = record.truncated ? " (cut)" : "";
   return [
-    record.time,
-    escapeControl(record.tool),
-    `agent=${escapeControl(String(record.agent))}`,
-    `session=${escapeControl(String(record.session))}`,
-    String(record.transport),
-    `${record.outcome}${cut}`,
-    `${record.durationMs}ms`,
+    text(record.time),
+    text(record.tool),
+    `agent=${text(record.agent)}`,
+    `session=${text(record.session)}`,
+    text(record.transport),
+    `${text(record.outcome)}${cut}`,
+    `${text(record.durationMs)}ms`,
   ].join("  ");
 }
 
@@ -92,6 +95,11 @@ A line of the record that is not a call is skipped with a note.`,
         io.stderr("No recorded call matches\n");
       }
       return 0;
+    }
+    if (callRecordFiles(dir).length === 0) {
+      io.stderr(
+        "No calls recorded yet: waiting for the first (Ctrl-C to stop)\n",
+      );
     }
     const runtime = await loadRuntime();
     const stop = new AbortController();
