@@ -8,15 +8,17 @@ import { join } from "node:path";
 import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import { RawMcp, rpcBody } from "./_mcp.ts";
+import { launchChromium, openPage } from "./_web.ts";
 
 const MANIFEST = `tools:
   echo: tools/echo.ts
   whoami: tools/whoami.ts
+  hang: tools/hang.ts
 agents:
   a:
     tools: [echo, whoami]
   b:
-    tools: [whoami]
+    tools: [whoami, hang]
 `;
 
 const FILES = {
@@ -25,6 +27,15 @@ const FILES = {
   description: "Echo the text back",
   parameters: { type: "object", properties: { text: { type: "string" } } },
   execute: (args: { text?: string }) => String(args.text ?? ""),
+};
+`,
+  "tools/hang.ts": `export default {
+  description: "Wait until aborted",
+  parameters: { type: "object", properties: {} },
+  execute: (_args: unknown, context: { signal: AbortSignal }) =>
+    new Promise((resolve) =>
+      context.signal.addEventListener("abort", () => resolve("stopped"))
+    ),
 };
 `,
   "tools/whoami.ts": `export default {
@@ -235,7 +246,7 @@ Deno.test("over REST an agent token acts only as its agents: another agent's lis
     names: ["echo", "whoami"],
     error: undefined,
   });
-  assert.deepEqual((await toolNamesAs(daemon, b)).names, ["whoami"]);
+  assert.deepEqual((await toolNamesAs(daemon, b)).names, ["whoami", "hang"]);
   const other = await toolNamesAs(daemon, a, "?agent=b");
   assert.equal(other.status, 403);
   assert.equal(
@@ -282,8 +293,23 @@ Deno.test("over REST an agent token acts only as its agents: another agent's lis
   // The daemon's own token: every agent, as before.
   assert.deepEqual(
     (await toolNamesAs(daemon, daemon.token, "?agent=b")).names,
-    ["whoami"],
+    ["whoami", "hang"],
   );
+
+  // Stopping a session: an agent token stops only its agents' calls.
+  const running = daemon.call("hang", { sessionId: "s3", agent: "b" });
+  await waitFor(
+    "the hang call to run",
+    async () =>
+      (await (await daemon.fetch("/beeuni/health")).json()).running === 1,
+  );
+  const stopAs = async (token: string) =>
+    await (await as(daemon, token)("/beeuni/sessions/s3/stop", {
+      method: "POST",
+    })).json();
+  assert.deepEqual(await stopAs(a), { stopped: 0 });
+  assert.deepEqual(await stopAs(b), { stopped: 1 });
+  assert.equal((await running).status, 200);
   assert.deepEqual(
     (await daemon.call("whoami", { sessionId: "s2", agent: "b" })).body,
     { output: "b" },
@@ -388,6 +414,7 @@ Deno.test("over MCP /mcp serves an agent token's first agent and /mcp/<other> ge
   await sessionB.initialize();
   assert.deepEqual(names((await sessionB.request("tools/list")).result), [
     "whoami",
+    "hang",
   ]);
   const call = await sessionB.request("tools/call", {
     name: "whoami",
@@ -425,7 +452,7 @@ Deno.test("over MCP /mcp serves an agent token's first agent and /mcp/<other> ge
     await stateless(daemon, "/mcp", b, "tools/list"),
   );
   assert.deepEqual(names(listA.result), ["echo", "whoami"]);
-  assert.deepEqual(names(listB.result), ["whoami"]);
+  assert.deepEqual(names(listB.result), ["whoami", "hang"]);
   const modernRefused = await stateless(daemon, "/mcp/a", b, "tools/list");
   assert.equal(modernRefused.status, 403);
   assert.match(
@@ -436,11 +463,11 @@ Deno.test("over MCP /mcp serves an agent token's first agent and /mcp/<other> ge
   const daemonList = await rpcBody(
     await stateless(daemon, "/mcp", daemon.token, "tools/list"),
   );
-  assert.deepEqual(names(daemonList.result), ["echo", "whoami"]);
+  assert.deepEqual(names(daemonList.result), ["echo", "whoami", "hang"]);
   const daemonB = await rpcBody(
     await stateless(daemon, "/mcp/b", daemon.token, "tools/list"),
   );
-  assert.deepEqual(names(daemonB.result), ["whoami"]);
+  assert.deepEqual(names(daemonB.result), ["whoami", "hang"]);
   await daemon.stop();
   assert.ok(!daemon.stderr().includes(a) && !daemon.stderr().includes(b));
 });
@@ -507,4 +534,32 @@ Deno.test("the web UI opened with an agent token lists only its agents and its c
   const afterRemoval = await inPage("ui/api/tools");
   assert.equal(afterRemoval.status, 401);
   await afterRemoval.body?.cancel();
+});
+
+Deno.test("in Chromium, the web UI opened from `beeuni web` with an agent token in BEEUNI_TOKEN offers only that token's agents in its picker (issue 23, K1, W1)", async () => {
+  await using project = await setUp();
+  const token = await project.newToken("--agent", "b", "--agent", "a");
+  await using daemon = await daemonOf(project.dir, project.env);
+  const printed = await beeuni(project.dir, ["web"], {
+    env: { ...project.env, BEEUNI_TOKEN: token },
+  });
+  assert.equal(printed.code, 0, printed.stderr);
+  const address = /^web ui: (http:\/\/\S+)$/m.exec(printed.stdout)![1];
+  const browser = await launchChromium();
+  try {
+    const ui = await openPage(browser, address);
+    const { page } = ui;
+    await page.locator(".tool-list button").first().waitFor();
+    const options = await page.locator("#agent option").evaluateAll(
+      (items: { value: string }[]) => items.map((item) => item.value),
+    );
+    assert.deepEqual(options, ["b", "a"]);
+    assert.equal(await page.inputValue("#agent"), "b");
+    assert.deepEqual(ui.errors, []);
+    await ui.close();
+  } finally {
+    await browser.close();
+  }
+  await daemon.stop();
+  assert.ok(!daemon.stderr().includes(token));
 });
