@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
-import { RawMcp, rpcBody } from "./_mcp.ts";
+import { initializeMessage, RawMcp, rpcBody } from "./_mcp.ts";
 import { launchChromium, openPage } from "./_web.ts";
 
 const MANIFEST = `tools:
@@ -422,16 +422,7 @@ Deno.test("over MCP /mcp serves an agent token's first agent and /mcp/<other> ge
   });
   assert.equal(call.result.content[0].text, "b");
   const forbidden = new RawMcp(`${daemon.url}/mcp/a`, b);
-  const refused = await forbidden.post({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "1" },
-    },
-  });
+  const refused = await forbidden.post(initializeMessage(1));
   assert.equal(refused.status, 403);
   assert.match(
     (await refused.json()).error.message,

@@ -8,6 +8,7 @@
 import { type Command, defineCommand, projectRootFor } from "./command.ts";
 import { MANIFEST_OPTION } from "./_options.ts";
 import { listAgentTokens } from "../secrets/mod.ts";
+import { formatColumns } from "./_table.ts";
 
 const OPTIONS = {
   json: {
@@ -60,17 +61,7 @@ Times are ISO 8601, UTC. The tokens themselves are never stored.`,
         token.lastUsed ?? "never",
       ]),
     ];
-    const widths = rows[0].map((_, i) =>
-      Math.max(...rows.map((row) => row[i].length))
-    );
-    io.stdout(
-      rows.map((row) =>
-        row.map((cell, i) =>
-          i === row.length - 1 ? cell : cell.padEnd(widths[i])
-        )
-          .join("  ")
-      ).join("\n") + "\n",
-    );
+    io.stdout(formatColumns(rows));
     return Promise.resolve(0);
   },
 });

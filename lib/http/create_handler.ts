@@ -4,9 +4,10 @@
  * (`Deno.serve`, `Bun.serve`, `node:http`) serves the same function.
  *
  * Every request must come with a loopback `Host` header and the daemon's
- * bearer token; under a secret path prefix (`scope`, the web UI's),
- * another credential may stand in for the token (the web UI's session
- * cookie). Routes:
+ * bearer token, or an agent token (`agentTokens`), which acts only as its
+ * agents: another agent asked for gets 403 naming them. Under a secret
+ * path prefix (`scope`, the web UI's), another credential may stand in
+ * for the token (the web UI's session cookie). Routes:
  *
  * | method | path | answer |
  * | --- | --- | --- |
