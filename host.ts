@@ -22,6 +22,7 @@
 export {
   type CallOutcome,
   type CallRequest,
+  type CallTransport,
   type ContentBlock,
   createHost,
   DEFAULT_TIMEOUT_MS,
@@ -50,4 +51,5 @@ export {
   type Tool,
   type ToolContext,
   type ToolResult,
+  type TraceContext,
 } from "./lib/host/mod.ts";

@@ -25,7 +25,9 @@ const ALLOWED: Record<string, string[]> = {
   secrets: ["common"],
   schema_targets: [],
   host: ["project", "manifest", "common", "runtime"],
+  telemetry: ["host", "common"],
   sessions: [
+    "telemetry",
     "host",
     "project",
     "schema_targets",
@@ -40,6 +42,7 @@ const ALLOWED: Record<string, string[]> = {
   eject: ["project", "manifest", "common"],
   migrate: ["project", "manifest", "common"],
   daemon: [
+    "telemetry",
     "web",
     "sessions",
     "mcp",
@@ -61,6 +64,7 @@ const ALLOWED: Record<string, string[]> = {
     "runtime",
   ],
   cli: [
+    "telemetry",
     "standard_harness",
     "sessions",
     "schema_targets",

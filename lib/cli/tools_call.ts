@@ -191,6 +191,7 @@ lines is cut, with a note giving the full size and the file holding it.
         sessionId,
         agent,
         parentAgent: values.parent,
+        transport: "cli",
       });
       if (outcome.ok) {
         // A cut output already ends with the host's notice naming the file.

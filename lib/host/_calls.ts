@@ -12,7 +12,7 @@ import { NO_GRANT } from "./_launcher.ts";
 import type { CallResult } from "./_protocol.ts";
 import type { RunnerPool } from "./_runner_pool.ts";
 import type { Spill } from "./_spill.ts";
-import type { CallOutcome, CallRequest } from "./types.ts";
+import type { CallOutcome, CallRequest, TraceContext } from "./types.ts";
 
 /**
  * Gives `outcome` a `structured` field that parses the JSON `text` when it
@@ -274,6 +274,8 @@ export class Calls {
         sessionId: request.sessionId,
         args: request.args,
         startedAt: Date.now(),
+        transport: request.transport ?? "api",
+        ...traceOf(request),
       });
     }
     let outcome: CallOutcome;
@@ -310,6 +312,8 @@ export class Calls {
         sessionId: request.sessionId,
         durationMs: ms,
         outcome,
+        transport: request.transport ?? "api",
+        ...traceOf(request),
       });
     }
     return outcome;
@@ -326,4 +330,8 @@ export class Calls {
     }
     return count;
   }
+}
+
+function traceOf(request: CallRequest): { traceContext?: TraceContext } {
+  return request.traceContext ? { traceContext: request.traceContext } : {};
 }

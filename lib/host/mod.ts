@@ -28,6 +28,7 @@ export {
   type CallRequest,
   type CallStatus,
   type CallSuccess,
+  type CallTransport,
   type ContentBlock,
   type EmbeddedResource,
   type Host,
@@ -38,6 +39,7 @@ export {
   type ProgressUpdate,
   type ReloadOptions,
   type ReloadResult,
+  type TraceContext,
 } from "./types.ts";
 export { createHost, DEFAULT_TIMEOUT_MS } from "./create_host.ts";
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./_truncate.ts";

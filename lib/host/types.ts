@@ -156,6 +156,21 @@ export interface CallRequest {
    * the host does not validate arguments ({@linkcode HostOptions.validateArgs}).
    */
   validateArgs?: boolean;
+  /** How the call reached the host, for logs, traces and the call record; default `"api"`. */
+  transport?: CallTransport;
+  /** The caller's W3C trace context, continued by the call's trace. */
+  traceContext?: TraceContext;
+}
+
+/** How a call reached the host. */
+export type CallTransport = "http" | "mcp" | "session" | "cli" | "api";
+
+/** A W3C trace context as a caller sent it (`traceparent`, `tracestate`). */
+export interface TraceContext {
+  /** The `traceparent` value, as sent. */
+  traceparent: string;
+  /** The `tracestate` value, when sent. */
+  tracestate?: string;
 }
 
 export type { ContentBlock, EmbeddedResource } from "./_content.ts";
@@ -251,6 +266,8 @@ export type HostEvent =
     args: unknown;
     /** When it started, in milliseconds since the epoch. */
     startedAt: number;
+    transport: CallTransport;
+    traceContext?: TraceContext;
   }
   | {
     type: "call-end";
@@ -260,6 +277,8 @@ export type HostEvent =
     sessionId: string;
     durationMs: number;
     outcome: CallOutcome;
+    transport: CallTransport;
+    traceContext?: TraceContext;
   }
   | { type: "reload"; ok: boolean; changed: boolean };
 

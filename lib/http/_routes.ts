@@ -193,6 +193,7 @@ function streamCall(
   });
   void host.call({
     ...body,
+    transport: "http",
     signal: controller.signal,
     onProgress: (update) => send("progress", update),
   }).then((outcome) => {
@@ -280,7 +281,7 @@ export function beeuniRoutes(
         }
         const outcome = await watch.run(
           request,
-          (signal) => host.call({ ...body, signal }),
+          (signal) => host.call({ ...body, transport: "http", signal }),
         );
         const [status, result] = outcomeBody(name, outcome);
         return json(status, result);

@@ -328,6 +328,7 @@ export class McpDispatcher {
         args,
         sessionId: peer.sessionId ?? newSessionId(),
         agent: peer.agent,
+        transport: "mcp",
         signal: exchange.controller.signal,
         onProgress: token !== undefined && exchange.notify
           ? progressSender(token, exchange.notify)

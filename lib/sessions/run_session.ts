@@ -133,6 +133,7 @@ export async function runSession(
       args,
       sessionId: options.id,
       agent,
+      transport: "session",
       signal,
       ...(validateArgs ? { validateArgs } : {}),
     });

@@ -97,6 +97,7 @@ function recordFrames(record: CallRecord, ended: boolean): Uint8Array[] {
       sessionId: record.sessionId,
       durationMs: durationMs ?? 0,
       outcome,
+      transport: record.transport,
     }));
   }
   return frames;
