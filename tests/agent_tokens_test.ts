@@ -319,16 +319,26 @@ Deno.test("over REST an agent token acts only as its agents: another agent's lis
   assert.equal(wrong.status, 401);
   assert.match(wrong.error!, /^unknown, expired or removed agent token/);
 
-  // Last used: recorded by the daemon, shown by ls.
-  await waitFor("the last use to be written", async () => {
-    const listed = JSON.parse(
-      (await project.run("tokens", "ls", "--json")).stdout,
+  // Last used: the first use is written at once, later ones within the
+  // minute when the daemon stops.
+  const lastUses = async () =>
+    Object.fromEntries(
+      JSON.parse((await project.run("tokens", "ls", "--json")).stdout).map((
+        t: { label: string; lastUsed: string | null },
+      ) => [t.label, t.lastUsed]),
     );
-    return listed.every((t: { lastUsed: string | null }) =>
-      t.lastUsed !== null
-    );
-  });
+  await waitFor(
+    "the last use to be written",
+    async () => Object.values(await lastUses()).every((at) => at !== null),
+  );
+  const written = await lastUses();
+  assert.equal((await toolNamesAs(daemon, a)).status, 200);
   await daemon.stop();
+  const atStop = await lastUses();
+  assert.ok(
+    atStop["token-1"] > written["token-1"],
+    `${atStop["token-1"]} after ${written["token-1"]}`,
+  );
   for (const token of [a, b, both]) {
     assert.ok(!daemon.stderr().includes(token), "a token in the logs");
     assert.ok(!daemon.stderr().includes(token.slice(3)), "a token in the logs");
