@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { tempRepo } from "./_helpers.ts";
+import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
 import { npmPackage } from "./_npm_cache.ts";
 
@@ -213,11 +213,34 @@ Deno.test("calls for unknown tools and undeclared agents do not grow the metrics
   assert.equal(data.every((s) => s.labels.outcome === "not_found"), true);
 });
 
-Deno.test("GET /metrics without the daemon's token gets 401, and another method 405 (K2)", async () => {
+Deno.test("GET /metrics without the daemon's token gets 401, with an agent token 403, and another method 405 (K1, K2)", async () => {
+  await using state = await isolatedState();
   await using repo = await tempRepo({ ...TOOLS, "beeuni.yaml": MANIFEST });
+  const made = await beeuni(repo.dir, ["tokens", "new", "--agent", "build"], {
+    env: state.env,
+  });
+  assert.equal(made.code, 0, made.stderr);
+  const agentToken = made.stdout.trim();
   await using daemon = await startDaemon(repo.dir, {
     args: ["--no-opencode", "--no-watch"],
+    env: state.env,
   });
+  const refused = await daemon.fetch("/metrics", {
+    headers: { authorization: `Bearer ${agentToken}` },
+  });
+  assert.equal(refused.status, 403);
+  assert.match(
+    (await refused.json()).error,
+    /an agent token cannot read the metrics: use the daemon's own token/,
+  );
+  // The same token does call its agent's tools.
+  const call = await daemon.fetch("/beeuni/tools/echo", {
+    method: "POST",
+    headers: { authorization: `Bearer ${agentToken}` },
+    body: JSON.stringify({ args: { text: "x" }, sessionId: "s" }),
+  });
+  assert.equal(call.status, 200);
+  await call.body?.cancel();
   const none = await fetch(`${daemon.url}/metrics`);
   assert.equal(none.status, 401);
   assert.doesNotMatch(await none.text(), /beeuni_calls_total/);

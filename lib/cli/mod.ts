@@ -139,6 +139,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./secrets_rm.ts")).secretsRmCommand,
   },
   {
+    name: "tokens new",
+    summary: "Make an agent token: a daemon token acting only as some agents",
+    load: async () => (await import("./tokens_new.ts")).tokensNewCommand,
+  },
+  {
+    name: "tokens ls",
+    summary: "List this project's agent tokens (never the tokens themselves)",
+    load: async () => (await import("./tokens_ls.ts")).tokensLsCommand,
+  },
+  {
+    name: "tokens rm",
+    summary: "Revoke an agent token; a running daemon refuses it at once",
+    load: async () => (await import("./tokens_rm.ts")).tokensRmCommand,
+  },
+  {
     name: "cr open",
     summary: "Open a change request for the current branch with gh or glab",
     load: async () => (await import("./cr_open.ts")).crOpenCommand,

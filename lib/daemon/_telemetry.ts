@@ -14,7 +14,7 @@ import {
 
 /** The daemon's metrics and call record, running. */
 export interface DaemonTelemetry {
-  /** Serves `GET /metrics`, behind the daemon's token. */
+  /** Serves `GET /metrics` to the daemon's own token; an agent token gets 403. */
   mount: Mount;
   /** Stops counting and recording; writes the record's last lines. */
   close(): Promise<void>;
@@ -49,10 +49,20 @@ export function startTelemetry(
   });
   const mount: Mount = {
     prefix: "/metrics",
-    handler(request, url) {
+    handler(request, url, principal) {
       if (url.pathname !== "/metrics") return undefined;
-      // TODO(agent tokens): a request made with an agent token gets 403
-      // here; only the daemon's own token reads every agent's series.
+      // Every agent's series are here: only the daemon's own token reads them.
+      if (principal?.kind !== "daemon") {
+        return Promise.resolve(
+          Response.json(
+            {
+              error:
+                "an agent token cannot read the metrics: use the daemon's own token (its token file)",
+            },
+            { status: 403 },
+          ),
+        );
+      }
       if (request.method !== "GET" && request.method !== "HEAD") {
         return Promise.resolve(
           Response.json(

@@ -17,7 +17,11 @@ import {
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
-import { privatePaths, readSecrets } from "../secrets/mod.ts";
+import {
+  AgentTokenVerifier,
+  privatePaths,
+  readSecrets,
+} from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
@@ -270,13 +274,21 @@ export async function startDaemon(
     streams,
     log,
   });
+  // Agent tokens: beside the daemon's own, each acting only as its agents;
+  // the project's token file is read again whenever it changes.
+  const agentTokens = new AgentTokenVerifier(root, io.env, { log });
   serve = createHandler({
     host,
     token: token.token,
+    agentTokens,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowAnyHost: options.allowRemote ?? false,
     mounts: [
-      { prefix: "/mcp", handler: (request, url) => mcp.handle(request, url) },
+      {
+        prefix: "/mcp",
+        handler: (request, url, principal) =>
+          mcp.handle(request, url, principal),
+      },
       telemetry.mount,
       ...webMounts(web),
     ],
@@ -380,6 +392,7 @@ export async function startDaemon(
         const stopped = server.shutdown();
         await host.close();
         await stopped;
+        await agentTokens.close();
         // After the host: the calls its close ended are recorded too.
         await telemetry.close();
         flush();

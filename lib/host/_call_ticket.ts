@@ -9,6 +9,13 @@ export class CallTicket {
   aborted = false;
   /** Set by the runner while the call runs. */
   cancel?: () => void;
+  /** The agent making the call. */
+  readonly agent: string;
+
+  /** The handle on a call `agent` makes. */
+  constructor(agent: string) {
+    this.agent = agent;
+  }
 
   /** Aborts the call: its `context.signal` fires and it ends as aborted. */
   abort(): void {

@@ -216,7 +216,7 @@ export class Calls {
     generation: Generation,
     request: CallRequest,
   ): Promise<CallOutcome> {
-    const ticket = new CallTicket();
+    const ticket = new CallTicket(request.agent);
     const outer = request.signal;
     const onAbort = () => ticket.abort();
     if (outer?.aborted) ticket.aborted = true;
@@ -319,11 +319,15 @@ export class Calls {
     return outcome;
   }
 
-  stopSession(sessionId: string): number {
+  stopSession(sessionId: string, agents?: readonly string[]): number {
     const session = this.#sessions.get(sessionId);
     if (!session) return 0;
-    const count = session.size;
-    for (const ticket of [...session]) ticket.abort();
+    let count = 0;
+    for (const ticket of [...session]) {
+      if (agents !== undefined && !agents.includes(ticket.agent)) continue;
+      ticket.abort();
+      count++;
+    }
     return count;
   }
 }
