@@ -21,6 +21,8 @@
  */
 
 export {
+  type AgentTokenPrincipal,
+  type AgentTokens,
   type CallBody,
   createHandler,
   type DaemonHost,
@@ -32,6 +34,7 @@ export {
   type ListedTool,
   type Mount,
   parseCallBody,
+  type Principal,
   type Scope,
 } from "./lib/http/mod.ts";
 export { type PooledStream, StreamPool } from "./lib/common/mod.ts";

@@ -363,7 +363,9 @@ Deno.test("createHandler() accepts a scope's credential only under its prefix, w
       }],
       authorize: (request, url) => {
         asked.push(url.pathname);
-        return request.headers.get("x-pass") === "yes";
+        return request.headers.get("x-pass") === "yes"
+          ? { kind: "daemon" }
+          : undefined;
       },
       headers: { "referrer-policy": "no-referrer" },
     },

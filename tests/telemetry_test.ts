@@ -15,7 +15,7 @@ import {
 import { DAEMON, startDaemon, waitFor } from "./_daemon.ts";
 import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { startModelServer } from "./_model_servers.ts";
-import { type MetricFamily, startTelemetry } from "../lib/telemetry/mod.ts";
+import { type MetricFamily, startOtlpExport } from "../lib/telemetry/mod.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -155,7 +155,7 @@ const TRACEPARENT = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
 /** An argument no span may hold. */
 const SECRET_ARG = "argument-text-never-in-a-span";
 
-Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call with its attributes, children for the wait, a runner start and the run, and continues the caller's traceparent (K2)", async () => {
+Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call with its attributes, children for the wait, a runner start and the run, continues the caller's traceparent, and sends its metrics (K2)", async () => {
   await using receiver = new Receiver();
   await using daemon = await mcpDaemon({ env: otelEnv(receiver) });
 
@@ -304,6 +304,21 @@ Deno.test("a daemon with OTEL_EXPORTER_OTLP_ENDPOINT exports a span per call wit
       s.attributes["beeuni.session.id"] === "s-unsampled"
     ),
   );
+  // The daemon's metrics went too, the last of them as it stopped.
+  const counted = receiver.metricsByName()["beeuni_calls_total"];
+  assert.ok(counted, Object.keys(receiver.metricsByName()).join(", "));
+  const series = counted.sum.dataPoints.map((point: Json) => ({
+    ...plainAttributes(point.attributes),
+    value: point.asDouble,
+  }));
+  assert.ok(
+    series.some((point: Record<string, unknown>) =>
+      point.tool === "echo" && point.agent === "beeuni" &&
+      point.transport === "http" && point.outcome === "ok" &&
+      (point.value as number) >= 5
+    ),
+    JSON.stringify(series),
+  );
   // Never an argument or an output.
   assert.ok(!JSON.stringify(receiver.traces).includes(SECRET_ARG));
   assert.ok(!JSON.stringify(receiver.traces).includes(daemon.token));
@@ -413,7 +428,7 @@ Deno.test("the daemon's metrics go over OTLP: counters as cumulative monotonic s
     },
   ];
   const lines: string[] = [];
-  const telemetry = await startTelemetry({
+  const telemetry = await startOtlpExport({
     env: { ...otelEnv(receiver), OTEL_METRIC_EXPORT_INTERVAL: "100" },
     metrics: families,
     log: (line) => lines.push(line),

@@ -2,6 +2,9 @@
 
 import type { OptionDef } from "../common/mod.ts";
 
+/** The agent a call or session is made for when `--agent` is not given. */
+export const DEFAULT_AGENT = "beeuni";
+
 /** `--manifest PATH`: the project's beeuni.yaml. */
 export const MANIFEST_OPTION = {
   type: "string",

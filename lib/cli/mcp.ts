@@ -22,7 +22,13 @@ import {
   startReloader,
 } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
-import { startTelemetry } from "../telemetry/mod.ts";
+import { readSecrets } from "../secrets/mod.ts";
+import { projectStateDir } from "../sessions/mod.ts";
+import {
+  recordCalls,
+  recordMaxBytesFrom,
+  startOtlpExport,
+} from "../telemetry/mod.ts";
 
 const OPTIONS = {
   manifest: MANIFEST_OPTION,
@@ -77,13 +83,20 @@ modules are picked up without a restart, and the client is told
       log,
     });
     // Spans of every call and reload, when an OTLP endpoint is set.
-    const telemetry = await startTelemetry({ env: io.env, host, log });
+    const telemetry = await startOtlpExport({ env: io.env, host, log });
     logManifestDiagnostics(
       "mcp",
       relative(root, manifestFile),
       host.diagnostics(),
       log,
     );
+    // Each call on record, as the daemon records them.
+    const recording = recordCalls(host, {
+      dir: projectStateDir(root, io.env),
+      secrets: () => readSecrets(root, io.env),
+      maxBytes: recordMaxBytesFrom(io.env, log),
+      log,
+    });
     const server = serveStdio({
       host,
       agent,
@@ -124,6 +137,7 @@ modules are picked up without a restart, and the client is told
       stop?.();
       reloader?.close();
       await host.close();
+      await recording.stop();
       await telemetry?.shutdown();
     }
     return 0;

@@ -119,6 +119,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./sessions_ls.ts")).sessionsLsCommand,
   },
   {
+    name: "logs",
+    summary: "Print the project's call record; --follow for new calls",
+    load: async () => (await import("./logs.ts")).logsCommand,
+  },
+  {
     name: "secrets set",
     summary: "Store a secret for this project, reading its value from stdin",
     load: async () => (await import("./secrets_set.ts")).secretsSetCommand,
@@ -132,6 +137,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "secrets rm",
     summary: "Remove a secret from this project's local store",
     load: async () => (await import("./secrets_rm.ts")).secretsRmCommand,
+  },
+  {
+    name: "tokens new",
+    summary: "Make an agent token: a daemon token acting only as some agents",
+    load: async () => (await import("./tokens_new.ts")).tokensNewCommand,
+  },
+  {
+    name: "tokens ls",
+    summary: "List this project's agent tokens (never the tokens themselves)",
+    load: async () => (await import("./tokens_ls.ts")).tokensLsCommand,
+  },
+  {
+    name: "tokens rm",
+    summary: "Revoke an agent token; a running daemon refuses it at once",
+    load: async () => (await import("./tokens_rm.ts")).tokensRmCommand,
   },
   {
     name: "cr open",

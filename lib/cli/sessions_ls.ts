@@ -7,6 +7,7 @@
 import { type Command, defineCommand } from "./command.ts";
 import { SESSIONS_OPTIONS, sessionsStateDir } from "./_sessions_dir.ts";
 import { escapeControl } from "../common/mod.ts";
+import { formatColumns } from "./_table.ts";
 import { listSessions } from "../sessions/mod.ts";
 
 /** `beeuni sessions ls [--json]`. */
@@ -43,16 +44,7 @@ process ended before the session did). With --json,
           s.status,
         ]),
       ];
-      const widths = rows[0].map((_, i) =>
-        Math.max(...rows.map((row) => row[i].length))
-      );
-      io.stdout(
-        rows.map((row) =>
-          row.map((cell, i) =>
-            i === row.length - 1 ? cell : cell.padEnd(widths[i])
-          ).join("  ")
-        ).join("\n") + "\n",
-      );
+      io.stdout(formatColumns(rows));
       return Promise.resolve(0);
     },
   });

@@ -18,8 +18,12 @@ import { escapeControl, isProcessRunning } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { undefinedAgentNote } from "../manifest/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
+import {
+  recordCalls,
+  recordMaxBytesFrom,
+  startOtlpExport,
+} from "../telemetry/mod.ts";
 import { loadRuntime, selfCommand } from "../runtime/mod.ts";
-import { startTelemetry } from "../telemetry/mod.ts";
 import {
   DEFAULT_MAX_STEPS,
   languageModel,
@@ -189,9 +193,16 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
       },
     });
     // Spans of the session's calls, when an OTLP endpoint is set.
-    const telemetry = await startTelemetry({
+    const telemetry = await startOtlpExport({
       env: io.env,
       host,
+      log: (line) => io.stderr(line + "\n"),
+    });
+    // Each tool call on record, as the daemon records them.
+    const recording = recordCalls(host, {
+      dir: stateDir,
+      secrets: () => readSecrets(root, io.env),
+      maxBytes: recordMaxBytesFrom(io.env, (line) => io.stderr(line + "\n")),
       log: (line) => io.stderr(line + "\n"),
     });
     try {
@@ -245,6 +256,7 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
       return sessionExit(io, id, result);
     } finally {
       await host.close();
+      await recording.stop();
       await telemetry?.shutdown();
     }
   },

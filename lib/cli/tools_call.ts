@@ -8,7 +8,7 @@
 
 import { randomBytes } from "node:crypto";
 import { type Command, defineCommand, UsageError } from "./command.ts";
-import { MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
+import { DEFAULT_AGENT, MANIFEST_OPTION, RUNNER_OPTION } from "./_options.ts";
 import { projectHost } from "./_project_host.ts";
 import {
   escapeControl,
@@ -19,8 +19,7 @@ import { locateManifest } from "../project/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { nearestName, undefinedAgentNote } from "../manifest/mod.ts";
 
-/** The agent a call is made for when `--agent` is not given. */
-export const DEFAULT_AGENT = "beeuni";
+export { DEFAULT_AGENT };
 
 const EXAMPLE = `'{"query": "deno"}'`;
 

@@ -9,6 +9,7 @@ import { type Command, defineCommand, projectRootFor } from "./command.ts";
 import { MANIFEST_OPTION } from "./_options.ts";
 import { errorMessage } from "../common/mod.ts";
 import { locateDaemon } from "../daemon/mod.ts";
+import { AGENT_TOKEN_PREFIX } from "../secrets/mod.ts";
 
 /** `beeuni web`: asks the project's daemon for a one-time address and prints it. */
 export const webCommand: Command<{ manifest: typeof MANIFEST_OPTION }> =
@@ -28,16 +29,22 @@ browser or the daemon stops (a reload keeps working). Run it again for
 another browser or tab that has no session.
 
 The daemon's token is read from its token file, or from BEEUNI_DAEMON_TOKEN
-when the daemon was started with it.`,
+when the daemon was started with it. When BEEUNI_TOKEN holds an agent token
+(bt_…, from \`beeuni tokens new\`), the address is minted with it instead: the
+page then acts only as that token's agents.`,
     options: { manifest: MANIFEST_OPTION },
     async run({ values }, io) {
       const root = projectRootFor(io.cwd, values.manifest);
       const daemon = locateDaemon(root, io.env);
+      const agentToken = io.env.BEEUNI_TOKEN;
+      const bearer = agentToken?.startsWith(AGENT_TOKEN_PREFIX)
+        ? agentToken
+        : daemon.token;
       let response: Response;
       try {
         response = await fetch(`${daemon.url}/beeuni/web/code`, {
           method: "POST",
-          headers: { authorization: `Bearer ${daemon.token}` },
+          headers: { authorization: `Bearer ${bearer}` },
         });
       } catch (error) {
         throw new Error(

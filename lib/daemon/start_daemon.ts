@@ -17,7 +17,11 @@ import {
 import { locateManifest } from "../project/mod.ts";
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from "../http/mod.ts";
 import type { Host, HostOptions } from "../host/mod.ts";
-import { privatePaths, readSecrets } from "../secrets/mod.ts";
+import {
+  AgentTokenVerifier,
+  privatePaths,
+  readSecrets,
+} from "../secrets/mod.ts";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
@@ -43,8 +47,8 @@ import {
   publishDaemon,
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
+import { type DaemonTelemetry, startTelemetry } from "./_telemetry.ts";
 import { projectStateDir } from "../sessions/mod.ts";
-import { startTelemetry, type Telemetry } from "../telemetry/mod.ts";
 import { listenError } from "./listen_error.ts";
 
 /** The part of a runtime adapter the daemon uses. */
@@ -213,7 +217,7 @@ export async function startDaemon(
   }
   let host: Host;
   let web: WebHandler;
-  let telemetry: Telemetry | undefined;
+  let telemetry: DaemonTelemetry | undefined;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("../host/mod.ts");
@@ -238,16 +242,22 @@ export async function startDaemon(
       logManifest: false,
       log,
     });
-    // Spans of every call and reload, when an OTLP endpoint is set.
-    telemetry = await startTelemetry({ env: io.env, host, log });
     web = createWebHandler({
       host,
       streams,
       sessionsDir: projectStateDir(root, io.env),
     });
+    // Metrics at GET /metrics, the call record and (with an OTLP endpoint)
+    // spans, from the first call on.
+    telemetry = await startTelemetry(host, {
+      stateDir: projectStateDir(root, io.env),
+      secrets: () => readSecrets(root, io.env),
+      env: io.env,
+      log,
+    });
   } catch (error) {
     await server.shutdown();
-    await telemetry?.shutdown();
+    await telemetry?.close();
     flush();
     await dropToken();
     throw error;
@@ -266,13 +276,22 @@ export async function startDaemon(
     streams,
     log,
   });
+  // Agent tokens: beside the daemon's own, each acting only as its agents;
+  // the project's token file is read again whenever it changes.
+  const agentTokens = new AgentTokenVerifier(root, io.env, { log });
   serve = createHandler({
     host,
     token: token.token,
+    agentTokens,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowAnyHost: options.allowRemote ?? false,
     mounts: [
-      { prefix: "/mcp", handler: (request, url) => mcp.handle(request, url) },
+      {
+        prefix: "/mcp",
+        handler: (request, url, principal) =>
+          mcp.handle(request, url, principal),
+      },
+      telemetry.mount,
       ...webMounts(web),
     ],
     // The web UI's secret path: its session cookie opens what the page calls there.
@@ -375,7 +394,9 @@ export async function startDaemon(
         const stopped = server.shutdown();
         await host.close();
         await stopped;
-        await telemetry?.shutdown();
+        await agentTokens.close();
+        // After the host: the calls its close ended are recorded too.
+        await telemetry.close();
         flush();
         await dropToken();
       })();

@@ -13,6 +13,13 @@ export class CallTicket {
   sentAt?: number;
   /** When the runner the call waited for began to start, in `performance.now()` time; unset when it found one ready. */
   runnerStartAt?: number;
+  /** The agent making the call. */
+  readonly agent: string;
+
+  /** The handle on a call `agent` makes. */
+  constructor(agent: string) {
+    this.agent = agent;
+  }
 
   /** Aborts the call: its `context.signal` fires and it ends as aborted. */
   abort(): void {

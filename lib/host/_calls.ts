@@ -269,7 +269,7 @@ export class Calls {
   async call(request: CallRequest): Promise<CallOutcome> {
     const started = performance.now();
     const id = String(++this.#calls);
-    const ticket = new CallTicket();
+    const ticket = new CallTicket(request.agent);
     const watched = this.#o.events.watched;
     if (watched) {
       this.#o.events.emit({
@@ -327,11 +327,15 @@ export class Calls {
     return outcome;
   }
 
-  stopSession(sessionId: string): number {
+  stopSession(sessionId: string, agents?: readonly string[]): number {
     const session = this.#sessions.get(sessionId);
     if (!session) return 0;
-    const count = session.size;
-    for (const ticket of [...session]) ticket.abort();
+    let count = 0;
+    for (const ticket of [...session]) {
+      if (agents !== undefined && !agents.includes(ticket.agent)) continue;
+      ticket.abort();
+      count++;
+    }
     return count;
   }
 }

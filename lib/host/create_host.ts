@@ -547,8 +547,10 @@ class HostState {
       list: (agent, parentAgent) => this.list(agent, parentAgent),
       ready: () => this.#loading,
       call: (request) => this.#calls.call(request),
-      stopSession: (sessionId) => this.#calls.stopSession(sessionId),
+      stopSession: (sessionId, agents) =>
+        this.#calls.stopSession(sessionId, agents),
       running: () => this.#calls.running,
+      runners: () => this.#pool.live(),
       reload: (options) => this.reload(options),
       prepare: () => this.#spare.fill(),
       sources: () => this.#current.sources() ?? this.#current.projectModules(),

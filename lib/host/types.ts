@@ -324,10 +324,15 @@ export interface Host {
   ready(): Promise<void>;
   /** Runs one call; never rejects. */
   call(request: CallRequest): Promise<CallOutcome>;
-  /** Aborts every running call of the session; returns how many. */
-  stopSession(sessionId: string): number;
+  /**
+   * Aborts every running call of the session (only those of `agents` when
+   * given); returns how many.
+   */
+  stopSession(sessionId: string, agents?: readonly string[]): number;
   /** How many calls are running. */
   running(): number;
+  /** How many tool runner processes are alive (busy or idle). */
+  runners(): number;
   /**
    * Re-reads the manifest and the modules and serves them, unless the
    * manifest has errors; told which files changed, imports only the

@@ -6,22 +6,20 @@ import { json } from "./_respond.ts";
 
 const encoder = new TextEncoder();
 
+/** The token of an `Authorization` header value `Bearer <token>`, if it is one. */
+export function bearerOf(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  return /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)?.[1];
+}
+
 /**
- * A checker for `Authorization` header values carrying `Bearer <token>`.
- * The comparison runs in constant time for the token's content (only a
- * wrong length returns early, and the length of a generated token is no
- * secret).
+ * A checker of a presented token against `token`. The comparison runs in
+ * constant time for the token's content (only a wrong length returns
+ * early, and the length of a generated token is no secret).
  */
-export function bearerChecker(
-  token: string,
-): (header: string | null) => boolean {
+export function tokenChecker(token: string): (given: string) => boolean {
   const expected = encoder.encode(token);
-  return (header) => {
-    if (header === null) return false;
-    const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
-    if (!match) return false;
-    return secretEqual(encoder.encode(match[1]), expected);
-  };
+  return (given) => secretEqual(encoder.encode(given), expected);
 }
 
 /** The 421 for a request whose Host header is not a loopback name. */
@@ -34,12 +32,13 @@ export function checkHost(request: Request): Response | undefined {
 }
 
 /** The 401 for a request without the right bearer token. */
-export function unauthorized(): Response {
+export function unauthorized(agentToken = false): Response {
   return json(
     401,
     {
-      error:
-        "missing or wrong bearer token: send Authorization: Bearer <token> (the daemon printed its token file's path)",
+      error: agentToken
+        ? "unknown, expired or removed agent token: `beeuni tokens ls` lists the project's tokens; make a new one with `beeuni tokens new`"
+        : "missing or wrong bearer token: send Authorization: Bearer <token> (the daemon printed its token file's path)",
     },
     { "www-authenticate": 'Bearer realm="beeuni"' },
   );

@@ -5,6 +5,7 @@ import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
 import { checkCallerString, decodeSegment, json } from "./_respond.ts";
 import { HttpError, parseCallBody } from "./call_body.ts";
+import { actingAgent, type Principal } from "./principal.ts";
 import {
   isTarget,
   type ShapedSchema,
@@ -91,8 +92,8 @@ export interface DaemonHost {
   ): (ListedTool | HostedTool)[];
   /** Runs one call. */
   call(request: HostCall): Promise<HostOutcome>;
-  /** Aborts every running call of a session; resolves to how many. */
-  stopSession(sessionId: string): number;
+  /** Aborts every running call of a session (only those of `agents` when given); returns how many. */
+  stopSession(sessionId: string, agents?: readonly string[]): number;
   /** How many calls are running. */
   running(): number;
   /** Resolves once every tool has loaded; lists wait for it when given. */
@@ -107,8 +108,13 @@ export interface Route {
   pattern: RegExp;
   /** What each group of `pattern` is, as an error message names it (`the tool name in the path`). */
   params?: string[];
-  /** Answers a request whose method and path match. */
-  handle(request: Request, params: string[], url: URL): Promise<Response>;
+  /** Answers a request whose method and path match, made as `principal`. */
+  handle(
+    request: Request,
+    params: string[],
+    url: URL,
+    principal: Principal,
+  ): Promise<Response>;
 }
 
 /**
@@ -222,10 +228,17 @@ export function beeuniRoutes(
     {
       method: "GET",
       pattern: /^\/beeuni\/tools\/?$/,
-      async handle(_request, _params, url) {
+      async handle(_request, _params, url, principal) {
         await host.ready?.();
-        const agent = url.searchParams.get("agent") || undefined;
-        const parent = url.searchParams.get("parentAgent") || undefined;
+        const agent = actingAgent(
+          principal,
+          url.searchParams.get("agent") || undefined,
+        );
+        const asked = url.searchParams.get("parentAgent") || undefined;
+        // A subagent's call: the token holds the agent that started it too.
+        const parent = asked === undefined
+          ? undefined
+          : actingAgent(principal, asked);
         const target = targetOf(url);
         const tools = host.list(agent, parent).map((tool) => {
           const listed: Record<string, unknown> = {
@@ -252,20 +265,24 @@ export function beeuniRoutes(
       method: "POST",
       pattern: /^\/beeuni\/tools\/([^/]+)$/,
       params: ["the tool name in the path"],
-      async handle(request, [name], url) {
+      async handle(request, [name], url, principal) {
         const target = targetOf(url);
         const traceContext = callerTraceContext(
           request.headers.get("traceparent"),
           request.headers.get("tracestate"),
         );
+        const call = parseCallBody(
+          await readBodyText(request, limit),
+          actingAgent(principal, undefined),
+        );
+        actingAgent(principal, call.agent);
+        if (call.parentAgent !== undefined) {
+          actingAgent(principal, call.parentAgent);
+        }
         const body = await toolCall(
           host,
           name,
-          {
-            name,
-            ...parseCallBody(await readBodyText(request, limit)),
-            ...(traceContext ? { traceContext } : {}),
-          },
+          { name, ...call, ...(traceContext ? { traceContext } : {}) },
           target,
         );
         if (request.headers.get("accept")?.includes("text/event-stream")) {
@@ -283,8 +300,14 @@ export function beeuniRoutes(
       method: "POST",
       pattern: /^\/beeuni\/sessions\/([^/]+)\/stop$/,
       params: ["the session id in the path"],
-      handle: (_request, [sessionId]) =>
-        Promise.resolve(json(200, { stopped: host.stopSession(sessionId) })),
+      // An agent token stops only its agents' calls of the session.
+      handle: (_request, [sessionId], _url, principal) =>
+        Promise.resolve(json(200, {
+          stopped: host.stopSession(
+            sessionId,
+            principal.kind === "daemon" ? undefined : principal.agents,
+          ),
+        })),
     },
   ];
 }
@@ -297,6 +320,7 @@ export async function dispatch(
   routes: readonly Route[],
   request: Request,
   url: URL,
+  principal: Principal,
 ): Promise<Response | undefined> {
   const allowed: string[] = [];
   for (const route of routes) {
@@ -310,7 +334,7 @@ export async function dispatch(
     params.forEach((value, i) =>
       checkCallerString(route.params?.[i] ?? "a part of the path", value)
     );
-    return await route.handle(request, params, url);
+    return await route.handle(request, params, url, principal);
   }
   if (allowed.length === 0) return undefined;
   const allow = allowed.join(", ");

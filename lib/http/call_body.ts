@@ -34,13 +34,17 @@ export class HttpError extends Error {
 const EXAMPLE = '{ "args": {...}, "sessionId": "...", "agent": "..." }';
 
 /**
- * Checks the JSON text of a tool call's body.
+ * Checks the JSON text of a tool call's body. With `defaultAgent`, a body
+ * without `agent` acts as it.
  *
  * @returns The call: its arguments (`{}` when omitted), session and agents.
  * @throws {HttpError} A 400 naming the faulty field, or saying the text is
  * not a JSON object.
  */
-export function parseCallBody(text: string): CallBody {
+export function parseCallBody(
+  text: string,
+  defaultAgent?: string,
+): CallBody {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -60,7 +64,9 @@ export function parseCallBody(text: string): CallBody {
     throw new HttpError(400, '"args" must be a JSON object');
   }
   for (const field of ["sessionId", "agent"] as const) {
-    const value = data[field];
+    const value = field === "agent" && data.agent === undefined
+      ? defaultAgent
+      : data[field];
     if (value === undefined) {
       throw new HttpError(400, `missing "${field}": a non-empty string`);
     }
@@ -85,7 +91,7 @@ export function parseCallBody(text: string): CallBody {
   return {
     args,
     sessionId: data.sessionId as string,
-    agent: data.agent as string,
+    agent: (data.agent ?? defaultAgent) as string,
     parentAgent: typeof parentAgent === "string" ? parentAgent : undefined,
   };
 }

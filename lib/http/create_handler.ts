@@ -4,9 +4,10 @@
  * (`Deno.serve`, `Bun.serve`, `node:http`) serves the same function.
  *
  * Every request must come with a loopback `Host` header and the daemon's
- * bearer token; under a secret path prefix (`scope`, the web UI's),
- * another credential may stand in for the token (the web UI's session
- * cookie). Routes:
+ * bearer token, or an agent token (`agentTokens`), which acts only as its
+ * agents: another agent asked for gets 403 naming them. Under a secret
+ * path prefix (`scope`, the web UI's), another credential may stand in
+ * for the token (the web UI's session cookie). Routes:
  *
  * | method | path | answer |
  * | --- | --- | --- |
@@ -57,10 +58,15 @@
 
 import { BodyTextError, errorMessage, escapeControl } from "../common/mod.ts";
 import { callerWatch } from "./_caller_watch.ts";
-import { bearerChecker, checkHost, unauthorized } from "./_guard.ts";
+import { bearerOf, checkHost, tokenChecker, unauthorized } from "./_guard.ts";
 import { checkQuery, json } from "./_respond.ts";
 import { beeuniRoutes, type DaemonHost, dispatch } from "./_routes.ts";
 import { HttpError } from "./call_body.ts";
+import {
+  type AgentTokens,
+  DAEMON_PRINCIPAL,
+  type Principal,
+} from "./principal.ts";
 
 export type {
   DaemonHost,
@@ -76,8 +82,16 @@ export const DEFAULT_MAX_BODY_BYTES: number = 10 * 1024 * 1024;
 export interface Mount {
   /** The path prefix it is asked about, e.g. `/mcp` (that path and those below it; `/` is every path). */
   prefix: string;
-  /** Answers the request, or gives `undefined` for a path that is not its own. */
-  handler: (request: Request, url: URL) => Promise<Response> | undefined;
+  /**
+   * Answers the request, or gives `undefined` for a path that is not its
+   * own. `principal` is whom the request acts as (`undefined` for a mount
+   * asked without a credential).
+   */
+  handler: (
+    request: Request,
+    url: URL,
+    principal: Principal | undefined,
+  ) => Promise<Response> | undefined;
   /** Whether its requests need the bearer token; default true. */
   bearer?: boolean;
 }
@@ -97,11 +111,14 @@ export interface Scope {
   mounts: Mount[];
   /**
    * Another credential, asked about a request under the prefix that lacks
-   * the bearer token: true when it carries one valid for its path (seen
-   * without the prefix). It may throw an {@linkcode HttpError} to refuse the
-   * request with that status (a session cookie sent from a foreign page).
+   * the bearer token: whom it acts as when it carries one valid for its
+   * path (seen without the prefix), else `undefined`. An agent token's
+   * holder is checked again against the handler's `agentTokens`, so a
+   * removed token stops working at once. It may throw an
+   * {@linkcode HttpError} to refuse the request with that status (a session
+   * cookie sent from a foreign page).
    */
-  authorize: (request: Request, url: URL) => boolean;
+  authorize: (request: Request, url: URL) => Principal | undefined;
   /** Headers set on every response under the prefix, refusals included. */
   headers?: Record<string, string>;
 }
@@ -110,8 +127,10 @@ export interface Scope {
 export interface HandlerOptions {
   /** The host that runs the tools. */
   host: DaemonHost;
-  /** The bearer token every request must carry. */
+  /** The daemon's bearer token: it acts as every agent. */
   token: string;
+  /** Agent tokens accepted beside it, each acting only as its agents. */
+  agentTokens?: AgentTokens;
   /** The largest request body accepted, in bytes (default 10 MiB). */
   maxBodyBytes?: number;
   /** Skip the loopback `Host` header check (only with `--allow-remote`). */
@@ -145,7 +164,26 @@ export function createHandler(
   // Reasons may quote what the request sent: escape control characters.
   const sink = options.log ?? (() => {});
   const log = (line: string) => sink(escapeControl(line));
-  const authorized = bearerChecker(options.token);
+  const isDaemonToken = tokenChecker(options.token);
+  const agentTokens = options.agentTokens;
+  /** Whom the request acts as; `undefined` when no credential holds. */
+  const principalOf = (
+    request: Request,
+    url: URL,
+    scope: Scope | undefined,
+  ): Principal | undefined => {
+    const bearer = bearerOf(request.headers.get("authorization"));
+    if (bearer !== undefined) {
+      if (isDaemonToken(bearer)) return DAEMON_PRINCIPAL;
+      const holder = agentTokens?.verify(bearer);
+      if (holder !== undefined) return { kind: "agent-token", ...holder };
+    }
+    const scoped = scope?.authorize(request, url);
+    if (
+      scoped?.kind === "agent-token" && !(agentTokens?.holds(scoped) ?? false)
+    ) return undefined;
+    return scoped;
+  };
   const mounts = options.mounts ?? [];
   const routes = beeuniRoutes(
     options.host,
@@ -158,26 +196,34 @@ export function createHandler(
     url: URL,
     scope: Scope | undefined,
   ): Promise<Response> {
-    let checked: boolean | undefined;
+    let checked: { principal: Principal | undefined } | undefined;
     const authed = () =>
-      checked ??= authorized(request.headers.get("authorization")) ||
-        (scope?.authorize(request, url) ?? false);
+      (checked ??= { principal: principalOf(request, url, scope) }).principal;
     const refuse = () => {
+      // An agent token's shape is no secret; the token never reaches a log.
+      const prefix = agentTokens?.prefix;
+      const agentToken = prefix !== undefined &&
+        (bearerOf(request.headers.get("authorization"))?.startsWith(prefix) ??
+          false);
       log(
-        `[http] 401 ${request.method} ${
-          logPath(url, scope)
-        }: missing or wrong bearer token`,
+        `[http] 401 ${request.method} ${logPath(url, scope)}: ${
+          agentToken
+            ? "unknown, expired or removed agent token"
+            : "missing or wrong bearer token"
+        }`,
       );
-      return unauthorized();
+      return unauthorized(agentToken);
     };
     for (const mount of scope?.mounts ?? mounts) {
       if (!under(mount.prefix, url.pathname)) continue;
-      if (mount.bearer !== false && !authed()) return refuse();
-      const response = mount.handler(request, url);
+      const principal = mount.bearer === false ? undefined : authed();
+      if (mount.bearer !== false && principal === undefined) return refuse();
+      const response = mount.handler(request, url, principal);
       if (response) return await response;
     }
-    if (!authed()) return refuse();
-    return await dispatch(routes, request, url) ??
+    const principal = authed();
+    if (principal === undefined) return refuse();
+    return await dispatch(routes, request, url, principal) ??
       json(404, { error: `no route for ${request.method} ${url.pathname}` });
   }
 

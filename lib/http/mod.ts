@@ -18,3 +18,12 @@ export {
 } from "./create_handler.ts";
 export { type CallBody, HttpError, parseCallBody } from "./call_body.ts";
 export { isLoopbackHostHeader } from "../common/mod.ts";
+export {
+  actingAgent,
+  agentRefusal,
+  type AgentTokenPrincipal,
+  type AgentTokens,
+  DAEMON_PRINCIPAL,
+  mayActAs,
+  type Principal,
+} from "./principal.ts";

@@ -18,6 +18,7 @@
  */
 
 import type { StreamPool } from "../common/mod.ts";
+import type { Principal } from "../http/mod.ts";
 import {
   classify,
   errorResponse,
@@ -79,8 +80,12 @@ export interface McpHttpOptions {
 
 /** The `/mcp` part of a daemon. */
 export interface McpHttp {
-  /** Answers a request whose path is `/mcp` or `/mcp/<agent>`; never rejects. */
-  handle(request: Request, url: URL): Promise<Response>;
+  /**
+   * Answers a request whose path is `/mcp` or `/mcp/<agent>`, made as
+   * `principal` (the daemon's token when absent: every agent); never
+   * rejects.
+   */
+  handle(request: Request, url: URL, principal?: Principal): Promise<Response>;
   /** Ends every stream and session and stops listening to the host. */
   close(): Promise<void>;
 }
@@ -95,7 +100,8 @@ export interface McpHttp {
 export function createMcpHttp(options: McpHttpOptions): McpHttp {
   const transport = new HttpTransport(options);
   return {
-    handle: (request, url) => transport.handle(request, url),
+    handle: (request, url, principal) =>
+      transport.handle(request, url, principal),
     close: () => Promise.resolve(transport.close()),
   };
 }
@@ -119,7 +125,11 @@ class HttpTransport {
     this.#openSse = (onClose) => new SseStream({ keepAliveMs, onClose });
   }
 
-  async handle(request: Request, url: URL): Promise<Response> {
+  async handle(
+    request: Request,
+    url: URL,
+    principal: Principal | undefined,
+  ): Promise<Response> {
     try {
       if (this.#core.closed) {
         refuse(
@@ -129,7 +139,7 @@ class HttpTransport {
         );
       }
       checkHeaders(request);
-      const agent = agentOf(url.pathname);
+      const agent = agentOf(url.pathname, principal);
       checkOrigin(request, this.#sameOrigin);
       switch (request.method) {
         case "POST":

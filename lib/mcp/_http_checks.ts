@@ -24,6 +24,12 @@ import {
   TRANSPORT_ERROR,
 } from "./_jsonrpc.ts";
 import { decodeNameHeader } from "./_protocol.ts";
+import {
+  agentRefusal,
+  type AgentTokenPrincipal,
+  mayActAs,
+  type Principal,
+} from "../http/mod.ts";
 
 /** An HTTP refusal carrying a JSON-RPC error body. */
 export class Refusal extends Error {
@@ -108,10 +114,14 @@ function originAllowed(
 /**
  * The agent a path names: `beeuni` for `/mcp`, the decoded segment of
  * `/mcp/<agent>`. A path that names none is refused (404), a name over the
- * caller-string limit too (400).
+ * caller-string limit too (400). With an agent token (`principal`), `/mcp`
+ * is the token's first agent, and an agent it does not hold is refused
+ * (403, naming the token's agents).
  */
-export function agentOf(path: string): string {
-  if (path === "/mcp" || path === "/mcp/") return "beeuni";
+export function agentOf(path: string, principal?: Principal): string {
+  if (path === "/mcp" || path === "/mcp/") {
+    return principal?.kind === "agent-token" ? principal.agents[0] : "beeuni";
+  }
   const match = /^\/mcp\/([^/]+)\/?$/.exec(path);
   let name: string | undefined;
   try {
@@ -128,6 +138,15 @@ export function agentOf(path: string): string {
     );
   }
   checkLength("the agent in the path", name);
+  if (principal !== undefined && !mayActAs(principal, name)) {
+    refuse(
+      403,
+      TRANSPORT_ERROR,
+      `Forbidden: ${
+        agentRefusal((principal as AgentTokenPrincipal).agents, name)
+      }`,
+    );
+  }
   return name;
 }
 

@@ -4,8 +4,8 @@
 // secrets or tokens.
 
 import type { Context, Span, Tracer } from "@opentelemetry/api";
-import { utf8Length } from "../common/mod.ts";
-import type { CallOutcome, HostEvent, TraceContext } from "../host/mod.ts";
+import type { HostEvent, TraceContext } from "../host/mod.ts";
+import { outcomeBytes, outcomeLabel } from "./call_metrics.ts";
 import type { OtelModules } from "./_otel.ts";
 
 type Api = OtelModules["@opentelemetry/api"];
@@ -88,8 +88,8 @@ export class HostSpans {
       phases === undefined ? 0 : start + phases.queuedMs + phases.runMs,
     );
     span.setAttributes({
-      "beeuni.outcome": outcome.ok ? "ok" : outcome.status,
-      "beeuni.output.bytes": outputBytes(outcome),
+      "beeuni.outcome": outcomeLabel(outcome),
+      "beeuni.output.bytes": outcomeBytes(outcome),
       "beeuni.output.truncated": outcome.truncated === true,
     });
     if (!outcome.ok) {
@@ -126,10 +126,4 @@ export class HostSpans {
     if (!event.ok) span.setStatus({ code: api.SpanStatusCode.ERROR });
     span.end();
   }
-}
-
-/** The size in bytes of what the call answered (its full size when cut). */
-function outputBytes(outcome: CallOutcome): number {
-  if (outcome.size !== undefined) return outcome.size;
-  return utf8Length(outcome.ok ? outcome.output : outcome.error);
 }

@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isPlainObject } from "../common/mod.ts";
 import type { Host, HostedTool, LoadError } from "../host/mod.ts";
 import { agentNames } from "../manifest/mod.ts";
+import { actingAgent, type Principal } from "../http/mod.ts";
 import type { History } from "./_history.ts";
 
 /** The part of the host the page's API reads. */
@@ -37,9 +38,9 @@ export function jsonResponse(status: number, body: unknown): Response {
 
 /** The body of `GET /ui/api/tools`, as the page reads it. */
 export interface ToolsBody {
-  /** The agents the manifest names. */
+  /** The agents the manifest names (an agent token's agents only, with one). */
   agents: string[];
-  /** The agent a session gets when its caller names none. */
+  /** The agent a session gets when its caller names none (an agent token's first). */
   defaultAgent: string;
   /** The agent asked for, if any. */
   agent: string | null;
@@ -62,15 +63,27 @@ export interface ToolsBody {
 /**
  * `GET /ui/api/tools?agent=A`: what agent `A` gets, what it does not, and
  * what did not load; `defaultAgent` is the agent a session gets when its
- * caller names none.
+ * caller names none. An agent token (`principal`) sees only its agents:
+ * another `A` is refused (403).
  */
-export function toolsAnswer(host: WebHost, url: URL): Response {
-  const agent = url.searchParams.get("agent") || undefined;
+export function toolsAnswer(
+  host: WebHost,
+  url: URL,
+  principal: Principal,
+): Response {
+  const agent = actingAgent(
+    principal,
+    url.searchParams.get("agent") || undefined,
+  );
   const tools = host.list(agent);
   const seen = new Set(tools.map((tool) => tool.name));
   const body: ToolsBody = {
-    agents: agentNames(host.manifest()),
-    defaultAgent: SESSION_AGENT,
+    agents: principal.kind === "daemon"
+      ? agentNames(host.manifest())
+      : principal.agents,
+    defaultAgent: principal.kind === "daemon"
+      ? SESSION_AGENT
+      : principal.agents[0],
     agent: agent ?? null,
     tools,
     hidden: host.list().map((tool) => tool.name).filter((name) =>
@@ -90,11 +103,14 @@ export function toolsAnswer(host: WebHost, url: URL): Response {
 
 /**
  * `GET /ui/api/events`: the history, then every call and reload as it
- * happens. When the server's event streams are at their cap, the oldest
- * one is closed to make room.
+ * happens (only the calls of `agents` when given). When the server's
+ * event streams are at their cap, the oldest one is closed to make room.
  */
-export function eventsAnswer(history: History): Response {
-  return new Response(history.stream(), {
+export function eventsAnswer(
+  history: History,
+  agents?: readonly string[],
+): Response {
+  return new Response(history.stream(agents), {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
@@ -102,10 +118,13 @@ export function eventsAnswer(history: History): Response {
   });
 }
 
-/** The paths that kept `show` calls of type `image` or `file` named and that succeeded. */
-function shownPaths(history: History): Set<string> {
+/** The paths that kept `show` calls (of `agents` when given) of type `image` or `file` named and that succeeded. */
+function shownPaths(
+  history: History,
+  agents: readonly string[] | undefined,
+): Set<string> {
   const paths = new Set<string>();
-  for (const record of history.records()) {
+  for (const record of history.records(agents)) {
     const args = record.args;
     if (
       record.name === "show" && record.outcome?.ok === true &&
@@ -119,15 +138,17 @@ function shownPaths(history: History): Set<string> {
 
 /**
  * `GET /ui/api/file?path=P`: the bytes of a file a `show` call in the
- * history named, if it is still a file inside the project.
+ * history named (a call of `agents` when given), if it is still a file
+ * inside the project.
  */
 export async function fileAnswer(
   host: WebHost,
   history: History,
   url: URL,
+  agents?: readonly string[],
 ): Promise<Response> {
   const path = url.searchParams.get("path") ?? "";
-  if (!shownPaths(history).has(path)) {
+  if (!shownPaths(history, agents).has(path)) {
     return jsonResponse(404, {
       error: `no show call in the history named file "${path}"`,
     });

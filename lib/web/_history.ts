@@ -78,6 +78,8 @@ interface Feed {
   controller: ReadableStreamDefaultController<Uint8Array>;
   /** Until every kept record has been sent. */
   replay?: Replay;
+  /** Only these agents' calls reach it, when given. */
+  agents?: readonly string[];
   /** Takes it out of the stream pool. */
   release: () => void;
 }
@@ -131,9 +133,12 @@ export class History {
     return this.#records.get(id);
   }
 
-  /** Every kept record, oldest first. */
-  records(): CallRecord[] {
-    return [...this.#records.values()];
+  /** Every kept record (of `agents` when given), oldest first. */
+  records(agents?: readonly string[]): CallRecord[] {
+    const all = [...this.#records.values()];
+    return agents === undefined
+      ? all
+      : all.filter((record) => agents.includes(record.agent));
   }
 
   /** Takes one host event in: keeps it and sends it to every open stream. */
@@ -157,8 +162,11 @@ export class History {
     this.#broadcast(event);
   }
 
-  /** A stream of every kept call (as its start and end events), then of every new event. */
-  stream(): ReadableStream<Uint8Array> {
+  /**
+   * A stream of every kept call (as its start and end events), then of
+   * every new event; with `agents`, only their calls (and every reload).
+   */
+  stream(agents?: readonly string[]): ReadableStream<Uint8Array> {
     let feed: Feed | undefined;
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
@@ -170,8 +178,9 @@ export class History {
         const since = performance.now();
         const opened: Feed = {
           controller,
+          agents,
           replay: {
-            records: [...this.#records.values()].map((record) => ({
+            records: this.records(agents).map((record) => ({
               record,
               ended: record.outcome !== undefined,
             })),
@@ -265,12 +274,18 @@ export class History {
   }
 
   #broadcast(event: HostEvent): void {
-    if (this.#feeds.size > 0) this.#send(frame(event));
+    if (this.#feeds.size === 0) return;
+    this.#send(frame(event), "agent" in event ? event.agent : undefined);
   }
 
-  #send(chunk: Uint8Array | string): void {
+  /** Sends `chunk` to every open stream; a call's (by `agent`) only to streams that take that agent's. */
+  #send(chunk: Uint8Array | string, agent?: string): void {
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
     for (const feed of [...this.#feeds]) {
+      if (
+        agent !== undefined && feed.agents !== undefined &&
+        !feed.agents.includes(agent)
+      ) continue;
       const replay = feed.replay;
       if (replay) {
         replay.held.push(bytes);

@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { secretEqual } from "../common/mod.ts";
-import { HttpError } from "../http/mod.ts";
+import { DAEMON_PRINCIPAL, HttpError, type Principal } from "../http/mod.ts";
 
 /** How long a one-time code stays valid: one minute. */
 export const CODE_LIFETIME_MS = 60_000;
@@ -20,6 +20,13 @@ const encoder = new TextEncoder();
 interface Code {
   bytes: Uint8Array;
   expiresAt: number;
+  /** Whom the session it opens acts as: whoever minted the code. */
+  principal: Principal;
+}
+
+interface Session {
+  bytes: Uint8Array;
+  principal: Principal;
 }
 
 /**
@@ -45,7 +52,7 @@ function find(held: readonly Uint8Array[], given: string): number {
 /** The one-time codes and the sessions of one daemon, in memory: they die with it. */
 export class WebSessions {
   #codes: Code[] = [];
-  #sessions: Uint8Array[] = [];
+  #sessions: Session[] = [];
   #lifetimeMs: number;
   #now: () => number;
 
@@ -59,8 +66,11 @@ export class WebSessions {
     return this.#lifetimeMs;
   }
 
-  /** A fresh code (32 random bytes, hex), valid once within the lifetime. */
-  issueCode(): string {
+  /**
+   * A fresh code (32 random bytes, hex), valid once within the lifetime;
+   * its session acts as `principal`.
+   */
+  issueCode(principal: Principal = DAEMON_PRINCIPAL): string {
     const now = this.#now();
     this.#codes = this.#codes.filter((code) => code.expiresAt > now);
     if (this.#codes.length >= MAX_CODES) this.#codes.shift();
@@ -68,6 +78,7 @@ export class WebSessions {
     this.#codes.push({
       bytes: encoder.encode(code),
       expiresAt: now + this.#lifetimeMs,
+      principal,
     });
     return code;
   }
@@ -83,15 +94,20 @@ export class WebSessions {
     if (used.expiresAt <= this.#now()) return undefined;
     if (this.#sessions.length >= MAX_SESSIONS) this.#sessions.shift();
     const session = randomBytes(32).toString("hex");
-    this.#sessions.push(encoder.encode(session));
+    this.#sessions.push({
+      bytes: encoder.encode(session),
+      principal: used.principal,
+    });
     return session;
   }
 
-  /** Whether any of `values` is a live session. */
-  isSession(values: readonly string[]): boolean {
-    let found = false;
+  /** Whom the live session among `values` acts as; `undefined` when none is one. */
+  sessionOf(values: readonly string[]): Principal | undefined {
+    let found: Principal | undefined;
+    const held = this.#sessions.map((session) => session.bytes);
     for (const value of values) {
-      if (find(this.#sessions, value) !== -1) found = true;
+      const index = find(held, value);
+      if (index !== -1) found = this.#sessions[index].principal;
     }
     return found;
   }

@@ -19,24 +19,38 @@ const POLL_MS = 200;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** `GET /ui/api/sessions`: the sessions kept in `stateDir`, newest first. */
-export function sessionsAnswer(stateDir: string | undefined): Response {
+/** `GET /ui/api/sessions`: the sessions kept in `stateDir` (those of `agents` when given), newest first. */
+export function sessionsAnswer(
+  stateDir: string | undefined,
+  agents?: readonly string[],
+): Response {
+  const sessions = stateDir === undefined ? [] : listSessions(stateDir);
   return jsonResponse(200, {
-    sessions: stateDir === undefined ? [] : listSessions(stateDir),
+    sessions: agents === undefined
+      ? sessions
+      : sessions.filter((session) => agents.includes(session.agent)),
   });
 }
 
-/** `GET /ui/api/sessions/<id>`: the session's records as events, live until it ends. */
+/**
+ * `GET /ui/api/sessions/<id>`: the session's records as events, live until
+ * it ends; a session of another agent than `agents` (when given) is not
+ * found.
+ */
 export function sessionAnswer(
   stateDir: string | undefined,
   id: string,
   signal: AbortSignal,
+  agents?: readonly string[],
 ): Response {
-  if (stateDir === undefined) {
-    return jsonResponse(404, { error: `no session "${id}" in this project` });
-  }
+  const missing = `no session "${id}" in this project`;
+  if (stateDir === undefined) return jsonResponse(404, { error: missing });
   try {
-    readSession(stateDir, id);
+    const start = readSession(stateDir, id)[0];
+    if (
+      agents !== undefined &&
+      !(start?.type === "start" && agents.includes(start.agent))
+    ) return jsonResponse(404, { error: missing });
   } catch (error) {
     return jsonResponse(404, { error: (error as Error).message });
   }

@@ -71,7 +71,13 @@ import {
   sessionCookie,
   WebSessions,
 } from "./_session.ts";
-import { HttpError, type Mount, type Scope } from "../http/mod.ts";
+import {
+  DAEMON_PRINCIPAL,
+  HttpError,
+  type Mount,
+  type Principal,
+  type Scope,
+} from "../http/mod.ts";
 import {
   callerStringProblem,
   readBodyText,
@@ -144,9 +150,14 @@ export interface WebHandler {
   notice(request: Request, url: URL): Promise<Response> | undefined;
   /**
    * The page's API under `/ui/api/` (answered after the credential check),
-   * or `undefined` when `url` is not under it.
+   * or `undefined` when `url` is not under it. With an agent token
+   * (`principal`), it shows only the token's agents and their calls.
    */
-  api(request: Request, url: URL): Promise<Response> | undefined;
+  api(
+    request: Request,
+    url: URL,
+    principal?: Principal,
+  ): Promise<Response> | undefined;
   /**
    * `POST /beeuni/web/session` under the secret prefix (answered without a
    * credential): trades a one-time code for the session cookie; `undefined`
@@ -155,19 +166,24 @@ export interface WebHandler {
   signIn(request: Request, url: URL): Promise<Response> | undefined;
   /**
    * `POST /beeuni/web/code` (answered after the token check): a fresh
-   * one-time address; `undefined` for other paths.
+   * one-time address, whose session acts as `principal` (an agent token's
+   * session shows only its agents); `undefined` for other paths.
    */
-  mintCode(request: Request, url: URL): Promise<Response> | undefined;
+  mintCode(
+    request: Request,
+    url: URL,
+    principal?: Principal,
+  ): Promise<Response> | undefined;
   /**
-   * Whether `request`, under the secret prefix, carries a live session
-   * cookie of this daemon for a path the cookie opens (the page's API and
-   * the `/beeuni/` routes, but not `/beeuni/web/code`). Throws a 403
-   * {@linkcode HttpError} when it does but comes from another page than
-   * the daemon's.
+   * Whom `request` acts as when, under the secret prefix, it carries a live
+   * session cookie of this daemon for a path the cookie opens (the page's
+   * API and the `/beeuni/` routes, but not `/beeuni/web/code`); else
+   * `undefined`. Throws a 403 {@linkcode HttpError} when it does but comes
+   * from another page than the daemon's.
    */
-  authorize(request: Request, url: URL): boolean;
-  /** A fresh one-time code, valid once within its lifetime. */
-  issueCode(): string;
+  authorize(request: Request, url: URL): Principal | undefined;
+  /** A fresh one-time code, valid once within its lifetime; its session acts as `principal` (default: every agent). */
+  issueCode(principal?: Principal): string;
   /**
    * The page's address on `origin` (`http://127.0.0.1:8787`) with a fresh
    * one-time code: `<origin>/w/<32 hex>/#code=<code>`.
@@ -279,9 +295,13 @@ export function createWebHandler(options: WebOptions): WebHandler {
     return response;
   }
 
-  function mintCode(request: Request, url: URL): Response {
+  function mintCode(
+    request: Request,
+    url: URL,
+    principal: Principal,
+  ): Response {
     if (request.method !== "POST") return methodNotAllowed("POST", "POST");
-    const code = sessions.issueCode();
+    const code = sessions.issueCode(principal);
     return jsonResponse(200, {
       url: addressOf(url.origin, code),
       code,
@@ -311,23 +331,30 @@ export function createWebHandler(options: WebOptions): WebHandler {
     return secured(response);
   }
 
-  async function serveApi(request: Request, url: URL): Promise<Response> {
+  async function serveApi(
+    request: Request,
+    url: URL,
+    principal: Principal,
+  ): Promise<Response> {
     if (request.method !== "GET") return methodNotAllowed("GET", "GET, HEAD");
+    // An agent token's page sees only its agents' calls and sessions.
+    const agents = principal.kind === "daemon" ? undefined : principal.agents;
     switch (url.pathname) {
       case "/ui/api/tools":
-        return toolsAnswer(host, url);
+        return toolsAnswer(host, url, principal);
       case "/ui/api/events":
-        return eventsAnswer(history);
+        return eventsAnswer(history, agents);
       case "/ui/api/file":
-        return await fileAnswer(host, history, url);
+        return await fileAnswer(host, history, url, agents);
       case "/ui/api/sessions":
-        return sessionsAnswer(options.sessionsDir);
+        return sessionsAnswer(options.sessionsDir, agents);
       default:
         if (url.pathname.startsWith("/ui/api/sessions/")) {
           return sessionAnswer(
             options.sessionsDir,
             decodeURIComponent(url.pathname.slice("/ui/api/sessions/".length)),
             request.signal,
+            agents,
           );
         }
         return jsonResponse(404, {
@@ -350,30 +377,31 @@ export function createWebHandler(options: WebOptions): WebHandler {
       if (url.pathname !== "/") return undefined;
       return servePage(request, "notice.html");
     },
-    api(request, url) {
+    api(request, url, principal = DAEMON_PRINCIPAL) {
       if (!url.pathname.startsWith("/ui/api/")) return undefined;
-      return serveApi(request, url).then(secured);
+      return serveApi(request, url, principal).then(secured);
     },
     signIn(request, url) {
       if (url.pathname !== "/beeuni/web/session") return undefined;
       return signIn(request).then(secured);
     },
-    mintCode(request, url) {
+    mintCode(request, url, principal = DAEMON_PRINCIPAL) {
       if (url.pathname !== "/beeuni/web/code") return undefined;
-      return Promise.resolve(secured(mintCode(request, url)));
+      return Promise.resolve(secured(mintCode(request, url, principal)));
     },
     authorize(request, url) {
-      if (!cookieOpens(url.pathname)) return false;
+      if (!cookieOpens(url.pathname)) return undefined;
       const values = cookieValues(request, cookieName(request));
-      if (!sessions.isSession(values)) return false;
+      const principal = sessions.sessionOf(values);
+      if (principal === undefined) return undefined;
       checkOwnPage(
         request,
         request.method !== "GET" && request.method !== "HEAD",
       );
-      return true;
+      return principal;
     },
-    issueCode() {
-      return sessions.issueCode();
+    issueCode(principal) {
+      return sessions.issueCode(principal);
     },
     address(origin) {
       return addressOf(origin, sessions.issueCode());
@@ -398,9 +426,13 @@ export function webMounts(web: WebHandler): Mount[] {
   return [
     {
       prefix: "/beeuni/web/code",
-      handler: (request, url) => web.mintCode(request, url),
+      handler: (request, url, principal) =>
+        web.mintCode(request, url, principal),
     },
-    { prefix: "/ui/api", handler: (request, url) => web.api(request, url) },
+    {
+      prefix: "/ui/api",
+      handler: (request, url, principal) => web.api(request, url, principal),
+    },
     {
       prefix: "/",
       bearer: false,
@@ -426,7 +458,10 @@ export function webScope(web: WebHandler): Scope {
         bearer: false,
         handler: (request, url) => web.signIn(request, url),
       },
-      { prefix: "/ui/api", handler: (request, url) => web.api(request, url) },
+      {
+        prefix: "/ui/api",
+        handler: (request, url, principal) => web.api(request, url, principal),
+      },
       {
         prefix: "/",
         bearer: false,

@@ -15,8 +15,8 @@ import { importOtel } from "./_otel.ts";
 import { HostSpans } from "./_spans.ts";
 import { type OtelSettings, otelSettings } from "./otel_settings.ts";
 
-/** What {@linkcode startTelemetry} exports, and where it says a failure. */
-export interface TelemetryOptions {
+/** What {@linkcode startOtlpExport} exports, and where it says a failure. */
+export interface OtlpExportOptions {
   /**
    * The variables to read `OTEL_*` from (the process environment): whether
    * to export, the endpoints and the batch timings. The SDK reads the
@@ -32,8 +32,8 @@ export interface TelemetryOptions {
   log: (line: string) => void;
 }
 
-/** Export under way; stop it with {@linkcode Telemetry.shutdown}. */
-export interface Telemetry {
+/** Export under way; stop it with {@linkcode OtlpExport.shutdown}. */
+export interface OtlpExport {
   /** Sends what is pending and stops, waiting at most `timeoutMs` (default 2000). */
   shutdown(timeoutMs?: number): Promise<void>;
 }
@@ -49,9 +49,9 @@ const SERVICE_NAME = "beeuni";
  * cannot be reached never fails a call: its first failure is said in one
  * line, the rest are dropped silently.
  */
-export async function startTelemetry(
-  options: TelemetryOptions,
-): Promise<Telemetry | undefined> {
+export async function startOtlpExport(
+  options: OtlpExportOptions,
+): Promise<OtlpExport | undefined> {
   const settings = otelSettings(options.env);
   if (settings === undefined) return undefined;
   try {
@@ -64,8 +64,8 @@ export async function startTelemetry(
 
 async function started(
   settings: OtelSettings,
-  options: TelemetryOptions,
-): Promise<Telemetry> {
+  options: OtlpExportOptions,
+): Promise<OtlpExport> {
   const [api, resources] = await Promise.all([
     importOtel("@opentelemetry/api"),
     importOtel("@opentelemetry/resources"),
