@@ -73,6 +73,7 @@ export {
 } from "./validate.ts";
 export {
   agentNames,
+  DEFAULT_AGENT,
   findAgent,
   resolveTools,
   undefinedAgentNote,
