@@ -610,10 +610,14 @@ function drain(response: Response) {
   let ended = false;
   const done = (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of response.body!) {
-      text += decoder.decode(chunk, { stream: true });
+    try {
+      for await (const chunk of response.body!) {
+        text += decoder.decode(chunk, { stream: true });
+      }
+      ended = true;
+    } catch {
+      // Cancelled by the test, the stream did not end by itself.
     }
-    ended = true;
   })();
   return { text: () => text, ended: () => ended, done };
 }
@@ -654,13 +658,20 @@ Deno.test("every event stream opened with an agent token ends once the token is 
   });
   await record({ type: "text", text: "before removal" });
 
+  // Should a stream not end, the test still ends: every stream is cut first.
+  const client = new AbortController();
+  using _cut = { [Symbol.dispose]: () => client.abort() };
+  const { signal } = client;
   const inPage = await webPageAs(daemon, token);
-  const events = drain(await inPage("ui/api/events"));
-  const session = drain(await inPage(`ui/api/sessions/${sessionId}`));
+  const events = drain(await inPage("ui/api/events", { signal }));
+  const session = drain(
+    await inPage(`ui/api/sessions/${sessionId}`, { signal }),
+  );
   const mcp = new RawMcp(`${daemon.url}/mcp`, token);
   await mcp.initialize();
   const listen = drain(
     await fetch(mcp.url, {
+      signal,
       headers: {
         authorization: `Bearer ${token}`,
         accept: "text/event-stream",
@@ -671,6 +682,7 @@ Deno.test("every event stream opened with an agent token ends once the token is 
   );
   const streamed = drain(
     await as(daemon, token)("/beeuni/tools/hang", {
+      signal,
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -720,8 +732,12 @@ Deno.test("an event stream opened with an agent token ends when the token expire
   await using daemon = await daemonOf(project.dir, project.env);
   // Made after the daemon started, so that it is fresh when the stream opens.
   const token = await project.newToken("--agent", "a", "--expires", "3s");
+  const client = new AbortController();
+  using _cut = { [Symbol.dispose]: () => client.abort() };
   const inPage = await webPageAs(daemon, token);
-  const events = drain(await inPage("ui/api/events"));
+  const events = drain(
+    await inPage("ui/api/events", { signal: client.signal }),
+  );
   await waitFor("the stream to end", () => events.ended());
   await daemon.call("whoami", { sessionId: "after", agent: "a" });
   assert.doesNotMatch(events.text(), /"sessionId":"after"/);
