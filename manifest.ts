@@ -51,6 +51,7 @@ export {
   type ParseManifestOptions,
   type ProjectFacts,
   type ReadFile,
+  type RecordSettings,
   type ResolvedTool,
   resolveTools,
   type Severity,

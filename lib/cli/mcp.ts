@@ -22,6 +22,9 @@ import {
   startReloader,
 } from "../daemon/mod.ts";
 import { loadRuntime } from "../runtime/mod.ts";
+import { readSecrets } from "../secrets/mod.ts";
+import { projectStateDir } from "../sessions/mod.ts";
+import { recordCalls, recordMaxBytesFrom } from "../telemetry/mod.ts";
 
 const OPTIONS = {
   manifest: MANIFEST_OPTION,
@@ -81,6 +84,13 @@ modules are picked up without a restart, and the client is told
       host.diagnostics(),
       log,
     );
+    // Each call on record, as the daemon records them.
+    const recording = recordCalls(host, {
+      dir: projectStateDir(root, io.env),
+      secrets: () => readSecrets(root, io.env),
+      maxBytes: recordMaxBytesFrom(io.env, log),
+      log,
+    });
     const server = serveStdio({
       host,
       agent,
@@ -121,6 +131,7 @@ modules are picked up without a restart, and the client is told
       stop?.();
       reloader?.close();
       await host.close();
+      await recording.stop();
     }
     return 0;
   },

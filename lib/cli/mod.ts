@@ -119,6 +119,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./sessions_ls.ts")).sessionsLsCommand,
   },
   {
+    name: "logs",
+    summary: "Print the project's call record; --follow for new calls",
+    load: async () => (await import("./logs.ts")).logsCommand,
+  },
+  {
     name: "secrets set",
     summary: "Store a secret for this project, reading its value from stdin",
     load: async () => (await import("./secrets_set.ts")).secretsSetCommand,

@@ -18,6 +18,7 @@ import { escapeControl, isProcessRunning } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { undefinedAgentNote } from "../manifest/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
+import { recordCalls, recordMaxBytesFrom } from "../telemetry/mod.ts";
 import { loadRuntime, selfCommand } from "../runtime/mod.ts";
 import {
   DEFAULT_MAX_STEPS,
@@ -187,6 +188,13 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
         if (verbose) io.stderr(line + "\n");
       },
     });
+    // Each tool call on record, as the daemon records them.
+    const recording = recordCalls(host, {
+      dir: stateDir,
+      secrets: () => readSecrets(root, io.env),
+      maxBytes: recordMaxBytesFrom(io.env, (line) => io.stderr(line + "\n")),
+      log: (line) => io.stderr(line + "\n"),
+    });
     try {
       const note = values.agent === undefined
         ? undefined
@@ -238,6 +246,7 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
       return sessionExit(io, id, result);
     } finally {
       await host.close();
+      await recording.stop();
     }
   },
 });

@@ -47,6 +47,7 @@ import {
   publishDaemon,
 } from "./_record.ts";
 import { acquireToken } from "./_token.ts";
+import { type DaemonTelemetry, startTelemetry } from "./_telemetry.ts";
 import { projectStateDir } from "../sessions/mod.ts";
 import { listenError } from "./listen_error.ts";
 
@@ -216,6 +217,7 @@ export async function startDaemon(
   }
   let host: Host;
   let web: WebHandler;
+  let telemetry: DaemonTelemetry;
   try {
     // Loaded on demand, so `beeuni` commands that never serve stay quick.
     const { createHost } = await import("../host/mod.ts");
@@ -244,6 +246,13 @@ export async function startDaemon(
       host,
       streams,
       sessionsDir: projectStateDir(root, io.env),
+    });
+    // Metrics at GET /metrics and the call record, from the first call on.
+    telemetry = startTelemetry(host, {
+      stateDir: projectStateDir(root, io.env),
+      secrets: () => readSecrets(root, io.env),
+      env: io.env,
+      log,
     });
   } catch (error) {
     await server.shutdown();
@@ -280,6 +289,7 @@ export async function startDaemon(
         handler: (request, url, principal) =>
           mcp.handle(request, url, principal),
       },
+      telemetry.mount,
       ...webMounts(web),
     ],
     // The web UI's secret path: its session cookie opens what the page calls there.
@@ -383,6 +393,8 @@ export async function startDaemon(
         await host.close();
         await stopped;
         await agentTokens.close();
+        // After the host: the calls its close ended are recorded too.
+        await telemetry.close();
         flush();
         await dropToken();
       })();

@@ -533,6 +533,7 @@ class HostState {
       stopSession: (sessionId, agents) =>
         this.#calls.stopSession(sessionId, agents),
       running: () => this.#calls.running,
+      runners: () => this.#pool.live(),
       reload: (options) => this.reload(options),
       prepare: () => this.#spare.fill(),
       sources: () => this.#current.sources() ?? this.#current.projectModules(),

@@ -307,6 +307,8 @@ export interface Host {
   stopSession(sessionId: string, agents?: readonly string[]): number;
   /** How many calls are running. */
   running(): number;
+  /** How many tool runner processes are alive (busy or idle). */
+  runners(): number;
   /**
    * Re-reads the manifest and the modules and serves them, unless the
    * manifest has errors; told which files changed, imports only the

@@ -20,6 +20,7 @@ const LOST: Record<string, string> = {
   tools: "it declares no tool",
   agents: "it defines no agent",
   imports: "it imports no file",
+  record: "the call record holds no arguments or outputs",
 };
 
 /** What an agent setting that goes unread costs. */
@@ -37,7 +38,8 @@ function isToolValue(value: unknown): value is string {
 /**
  * The warning for a top-level key Beeuni does not read, whose scalar value
  * (when it has one) is `value`: a tool entry that sits at the top level,
- * or a key one or two edits from `tools`, `agents` or `imports`; otherwise
+ * or a key one or two edits from `tools`, `agents`, `imports` or
+ * `record`; otherwise
  * `undefined`.
  */
 export function topLevelKeyWarning(

@@ -9,6 +9,7 @@ import { FileContext } from "./_file_context.ts";
 import { settingEntries } from "./_named_entries.ts";
 import { parseAgents } from "./_parse_agents.ts";
 import { parseImports } from "./_parse_imports.ts";
+import { parseRecord } from "./_parse_record.ts";
 import { parseTools } from "./_parse_tools.ts";
 import { readTree } from "./_read_tree.ts";
 import { isMap, isNothing, isScalar } from "./_yaml_tree.ts";
@@ -35,7 +36,7 @@ export interface ParsedFile {
 
 /**
  * Parses the manifest file `path` whose text is `source`: its `tools:`,
- * `agents:` and `imports:`, with a warning (V12) for any other top-level
+ * `agents:`, `imports:` and `record:`, with a warning (V12) for any other top-level
  * key. Problems are positioned findings, never exceptions.
  */
 export async function parseFile(
@@ -68,6 +69,8 @@ export async function parseFile(
       parseAgents(ctx, value, keyPos);
     } else if (key === "imports") {
       parseImports(ctx, value, keyPos);
+    } else if (key === "record") {
+      parseRecord(ctx, value, keyPos);
     } else if (key !== null) {
       ctx.warn(
         keyPos,

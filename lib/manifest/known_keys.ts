@@ -8,7 +8,12 @@
  */
 
 /** The top-level keys of a manifest file Beeuni reads. */
-export const TOP_LEVEL_KEYS: readonly string[] = ["tools", "agents", "imports"];
+export const TOP_LEVEL_KEYS: readonly string[] = [
+  "tools",
+  "agents",
+  "imports",
+  "record",
+];
 
 /** Where an agent setting comes from. */
 export type AgentSettingOrigin = "beeuni" | "opencode 1.18.33";

@@ -15,6 +15,7 @@ export {
   type Manifest,
   type ManifestFile,
   type NameRef,
+  type RecordSettings,
   type ResolvedTool,
   type Severity,
   type SourcePos,

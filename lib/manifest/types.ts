@@ -98,6 +98,21 @@ export interface ManifestFile {
   agents: AgentEntry[];
   /** The `imports:` entries in file order. */
   imports: ImportEntry[];
+  /** The `record:` settings, when the file has that key (the root manifest's are the ones read). */
+  record?: RecordSettings;
+}
+
+/**
+ * What the call record holds besides each call's facts (`record:` in the
+ * root manifest): never arguments or outputs unless set here.
+ */
+export interface RecordSettings {
+  /** Record each call's arguments; default false. */
+  arguments?: boolean;
+  /** Record each call's output, or its error message; default false. */
+  outputs?: boolean;
+  /** Where the `record:` key is. */
+  pos?: SourcePos;
 }
 
 /** A manifest and every file it imports, parsed with positions. */

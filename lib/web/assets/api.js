@@ -23,8 +23,9 @@
 
 /**
  * A call as the page shows it: one of the history's, or this tab's own
- * (which has no id until the history names it).
- * @typedef {Omit<CallRecord, "id"> & { id?: string }} PageCall
+ * or a session's (which have no id until the history names them, and do
+ * not say how they reached the daemon).
+ * @typedef {Omit<CallRecord, "id" | "transport"> & { id?: string, transport?: CallRecord["transport"] }} PageCall
  */
 
 /**

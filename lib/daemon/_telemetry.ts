@@ -1,0 +1,91 @@
+// What the daemon tells about its calls: the metrics served at
+// `GET /metrics`, and the call record written to the state folder.
+
+import process from "node:process";
+import type { Host } from "../host/mod.ts";
+import type { Mount } from "../http/mod.ts";
+import {
+  CallMetrics,
+  PROMETHEUS_CONTENT_TYPE,
+  prometheusText,
+  recordCalls,
+  recordMaxBytesFrom,
+} from "../telemetry/mod.ts";
+
+/** The daemon's metrics and call record, running. */
+export interface DaemonTelemetry {
+  /** Serves `GET /metrics` to the daemon's own token; an agent token gets 403. */
+  mount: Mount;
+  /** Stops counting and recording; writes the record's last lines. */
+  close(): Promise<void>;
+}
+
+/** What the daemon's telemetry needs to know. */
+export interface DaemonTelemetryOptions {
+  /** The project's state folder, where the call record goes. */
+  stateDir: string;
+  /** The project's secret values, redacted from the record. */
+  secrets: () => Record<string, string>;
+  /** The daemon's environment. */
+  env: Record<string, string | undefined>;
+  /** Where problems are told. */
+  log: (line: string) => void;
+}
+
+/** Starts counting `host`'s calls and recording them. */
+export function startTelemetry(
+  host: Host,
+  options: DaemonTelemetryOptions,
+): DaemonTelemetry {
+  const metrics = new CallMetrics(host, {
+    memory: () => process.memoryUsage(),
+  });
+  const detach = metrics.attach();
+  const recording = recordCalls(host, {
+    dir: options.stateDir,
+    secrets: options.secrets,
+    maxBytes: recordMaxBytesFrom(options.env, options.log),
+    log: options.log,
+  });
+  const mount: Mount = {
+    prefix: "/metrics",
+    handler(request, url, principal) {
+      if (url.pathname !== "/metrics") return undefined;
+      // Every agent's series are here: only the daemon's own token reads them.
+      if (principal?.kind !== "daemon") {
+        return Promise.resolve(
+          Response.json(
+            {
+              error:
+                "an agent token cannot read the metrics: use the daemon's own token (its token file)",
+            },
+            { status: 403 },
+          ),
+        );
+      }
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return Promise.resolve(
+          Response.json(
+            { error: "method not allowed: use GET" },
+            { status: 405, headers: { allow: "GET" } },
+          ),
+        );
+      }
+      return Promise.resolve(
+        new Response(prometheusText(metrics.families()), {
+          headers: {
+            "content-type": PROMETHEUS_CONTENT_TYPE,
+            "cache-control": "no-store",
+          },
+        }),
+      );
+    },
+  };
+  return {
+    mount,
+    async close(): Promise<void> {
+      detach();
+      await recording.stop();
+    },
+  };
+}
