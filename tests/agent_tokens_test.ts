@@ -124,6 +124,50 @@ async function storedFile(folder: string): Promise<string> {
   return join(folder, json[0]);
 }
 
+/** The web UI's cookie session minted with `token`: a fetch inside its page. */
+async function webPageAs(daemon: TestDaemon, token: string) {
+  const minted = await as(daemon, token)("/beeuni/web/code", {
+    method: "POST",
+  });
+  assert.equal(minted.status, 200);
+  const { url, code } = await minted.json();
+  const prefix = new URL(url).pathname;
+  const origin = daemon.url;
+  const signIn = await fetch(`${daemon.url}${prefix}beeuni/web/session`, {
+    method: "POST",
+    headers: { origin, "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  assert.equal(signIn.status, 204);
+  const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
+  return (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("cookie", cookie);
+    headers.set("origin", origin);
+    return fetch(`${daemon.url}${prefix}${path}`, { ...init, headers });
+  };
+}
+
+/** Reads an event stream to its end: `text()` so far, and whether it ended. */
+function drain(response: Response) {
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type")!, /^text\/event-stream/);
+  let text = "";
+  let ended = false;
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body!) {
+        text += decoder.decode(chunk, { stream: true });
+      }
+      ended = true;
+    } catch {
+      // Cancelled by the test, the stream did not end by itself.
+    }
+  })();
+  return { text: () => text, ended: () => ended, done };
+}
+
 Deno.test("tokens new prints the token once and stores only its hash in a 0600 file; ls shows label, agents, created, expires and last used; rm revokes; each mistake is a clear error, a malformed --expires or --label a usage error (exit 2) (issue 23, K1)", async () => {
   await using project = await setUp();
   const empty = await project.run("tokens", "ls");
@@ -190,32 +234,30 @@ Deno.test("tokens new prints the token once and stores only its hash in a 0600 f
   const noAgent = await project.run("tokens", "new");
   assert.equal(noAgent.code, 2);
   assert.match(noAgent.stderr, /missing --agent NAME/);
-  const badExpiry = await project.run(
-    "tokens",
-    "new",
-    "--agent",
-    "a",
-    "--expires",
-    "3 days",
-  );
-  assert.equal(badExpiry.code, 2);
-  assert.match(
-    badExpiry.stderr,
-    /invalid --expires "3 days": use a whole number and a unit, s, m, h, d or w/,
-  );
-  const badLabel = await project.run(
-    "tokens",
-    "new",
-    "--agent",
-    "a",
-    "--label",
-    "my token",
-  );
-  assert.equal(badLabel.code, 2);
-  assert.match(
-    badLabel.stderr,
-    /invalid --label "my token": use letters, digits, "\.", "_" and "-"/,
-  );
+  const usageErrors: [string, string, RegExp][] = [
+    [
+      "--expires",
+      "3 days",
+      /invalid --expires "3 days": use a whole number and a unit, s, m, h, d or w/,
+    ],
+    [
+      "--label",
+      "my token",
+      /invalid --label "my token": use letters, digits, "\.", "_" and "-"/,
+    ],
+  ];
+  for (const [option, value, message] of usageErrors) {
+    const refused = await project.run(
+      "tokens",
+      "new",
+      "--agent",
+      "a",
+      option,
+      value,
+    );
+    assert.equal(refused.code, 2, option);
+    assert.match(refused.stderr, message);
+  }
 
   const missing = await project.run("tokens", "rm", "nope");
   assert.equal(missing.code, 1);
@@ -494,25 +536,7 @@ Deno.test("the web UI opened with an agent token lists only its agents and its c
   await daemon.call("whoami", { sessionId: "sb", agent: "b" });
   await daemon.call("whoami", { sessionId: "sa", agent: "a" });
 
-  const minted = await as(daemon, a)("/beeuni/web/code", { method: "POST" });
-  assert.equal(minted.status, 200);
-  const { url, code } = await minted.json();
-  const page = new URL(url);
-  const prefix = page.pathname;
-  const origin = daemon.url;
-  const signIn = await fetch(`${daemon.url}${prefix}beeuni/web/session`, {
-    method: "POST",
-    headers: { origin, "content-type": "application/json" },
-    body: JSON.stringify({ code }),
-  });
-  assert.equal(signIn.status, 204);
-  const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
-  const inPage = (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set("cookie", cookie);
-    headers.set("origin", origin);
-    return fetch(`${daemon.url}${prefix}${path}`, { ...init, headers });
-  };
+  const inPage = await webPageAs(daemon, a);
 
   const tools = await (await inPage("ui/api/tools")).json();
   assert.deepEqual(tools.agents, ["a"]);
@@ -577,50 +601,6 @@ Deno.test("in Chromium, the web UI opened from `beeuni web` with an agent token 
   await daemon.stop();
   assert.ok(!daemon.stderr().includes(token));
 });
-
-/** The web UI's cookie session minted with `token`: a fetch inside its page. */
-async function webPageAs(daemon: TestDaemon, token: string) {
-  const minted = await as(daemon, token)("/beeuni/web/code", {
-    method: "POST",
-  });
-  assert.equal(minted.status, 200);
-  const { url, code } = await minted.json();
-  const prefix = new URL(url).pathname;
-  const origin = daemon.url;
-  const signIn = await fetch(`${daemon.url}${prefix}beeuni/web/session`, {
-    method: "POST",
-    headers: { origin, "content-type": "application/json" },
-    body: JSON.stringify({ code }),
-  });
-  assert.equal(signIn.status, 204);
-  const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
-  return (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set("cookie", cookie);
-    headers.set("origin", origin);
-    return fetch(`${daemon.url}${prefix}${path}`, { ...init, headers });
-  };
-}
-
-/** Reads an event stream to its end: `text()` so far, and whether it ended. */
-function drain(response: Response) {
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get("content-type")!, /^text\/event-stream/);
-  let text = "";
-  let ended = false;
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body!) {
-        text += decoder.decode(chunk, { stream: true });
-      }
-      ended = true;
-    } catch {
-      // Cancelled by the test, the stream did not end by itself.
-    }
-  })();
-  return { text: () => text, ended: () => ended, done };
-}
 
 Deno.test("every event stream opened with an agent token ends once the token is removed, without delivering what happens after: the web UI's events and session streams, an MCP GET stream and a streamed REST call, whose call is stopped (issue 23, K1)", async () => {
   await using project = await setUp();
