@@ -17,6 +17,7 @@ const MANIFEST = `tools:
 agents:
   a:
     tools: [echo, whoami]
+    secrets: [A_KEY]
   b:
     tools: [whoami, hang]
 `;
@@ -39,9 +40,12 @@ const FILES = {
 };
 `,
   "tools/whoami.ts": `export default {
-  description: "Report the call's agent",
-  parameters: { type: "object", properties: {} },
-  execute: (_args: unknown, context: { agent: string }) => context.agent,
+  description: "Report the call's agent and whether it got the secret A_KEY",
+  parameters: { type: "object", properties: { secret: { type: "boolean" } } },
+  execute: (
+    args: { secret?: boolean },
+    context: { agent: string; env: Record<string, string | undefined> },
+  ) => args.secret ? context.env.A_KEY ?? "(unset)" : context.agent,
 };
 `,
 };
@@ -271,6 +275,40 @@ Deno.test("tokens new prints the token once and stores only its hash in a 0600 f
     (await project.run("tokens", "ls", "--json")).stdout,
   );
   assert.deepEqual(after.map((t: { label: string }) => t.label), ["ci"]);
+});
+
+Deno.test("secrets follow the agent a token acts as: a token for agent a gets a's grant, a token for agent b does not, whatever agent the request names (issue 23, K1, D6)", async () => {
+  await using project = await setUp();
+  const set = await beeuni(project.dir, ["secrets", "set", "A_KEY=-"], {
+    env: project.env,
+    stdin: "a-secret-value-7",
+  });
+  assert.equal(set.code, 0, set.stderr);
+  const a = await project.newToken("--agent", "a");
+  const b = await project.newToken("--agent", "b");
+  await using daemon = await daemonOf(project.dir, project.env);
+  const secretOf = async (
+    token: string,
+    agent?: string,
+  ) => (await callAs(daemon, token, "whoami", {
+    args: { secret: true },
+    sessionId: "s",
+    ...(agent ? { agent } : {}),
+  }));
+  assert.deepEqual(await secretOf(a), {
+    status: 200,
+    body: { output: "a-secret-value-7" },
+  });
+  assert.deepEqual(await secretOf(b), {
+    status: 200,
+    body: { output: "(unset)" },
+  });
+  const claimed = await secretOf(b, "a");
+  assert.equal(claimed.status, 403);
+  assert.equal(
+    JSON.stringify(claimed.body).includes("a-secret-value-7"),
+    false,
+  );
 });
 
 Deno.test("concurrent tokens new runs lose no update: every token is stored under the secret store's lock (issue 23, K1)", async () => {
