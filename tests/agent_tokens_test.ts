@@ -17,6 +17,7 @@ const MANIFEST = `tools:
 agents:
   a:
     tools: [echo, whoami]
+    secrets: [A_KEY]
   b:
     tools: [whoami, hang]
 `;
@@ -39,9 +40,12 @@ const FILES = {
 };
 `,
   "tools/whoami.ts": `export default {
-  description: "Report the call's agent",
-  parameters: { type: "object", properties: {} },
-  execute: (_args: unknown, context: { agent: string }) => context.agent,
+  description: "Report the call's agent and whether it got the secret A_KEY",
+  parameters: { type: "object", properties: { secret: { type: "boolean" } } },
+  execute: (
+    args: { secret?: boolean },
+    context: { agent: string; env: Record<string, string | undefined> },
+  ) => args.secret ? context.env.A_KEY ?? "(unset)" : context.agent,
 };
 `,
 };
@@ -124,7 +128,51 @@ async function storedFile(folder: string): Promise<string> {
   return join(folder, json[0]);
 }
 
-Deno.test("tokens new prints the token once and stores only its hash in a 0600 file; ls shows label, agents, created, expires and last used; rm revokes; each mistake is a clear error (issue 23, K1)", async () => {
+/** The web UI's cookie session minted with `token`: a fetch inside its page. */
+async function webPageAs(daemon: TestDaemon, token: string) {
+  const minted = await as(daemon, token)("/beeuni/web/code", {
+    method: "POST",
+  });
+  assert.equal(minted.status, 200);
+  const { url, code } = await minted.json();
+  const prefix = new URL(url).pathname;
+  const origin = daemon.url;
+  const signIn = await fetch(`${daemon.url}${prefix}beeuni/web/session`, {
+    method: "POST",
+    headers: { origin, "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  assert.equal(signIn.status, 204);
+  const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
+  return (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("cookie", cookie);
+    headers.set("origin", origin);
+    return fetch(`${daemon.url}${prefix}${path}`, { ...init, headers });
+  };
+}
+
+/** Reads an event stream to its end: `text()` so far, and whether it ended. */
+function drain(response: Response) {
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type")!, /^text\/event-stream/);
+  let text = "";
+  let ended = false;
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body!) {
+        text += decoder.decode(chunk, { stream: true });
+      }
+      ended = true;
+    } catch {
+      // Cancelled by the test, the stream did not end by itself.
+    }
+  })();
+  return { text: () => text, ended: () => ended, done };
+}
+
+Deno.test("tokens new prints the token once and stores only its hash in a 0600 file; ls shows label, agents, created, expires and last used; rm revokes; each mistake is a clear error, a malformed --expires or --label a usage error (exit 2) (issue 23, K1)", async () => {
   await using project = await setUp();
   const empty = await project.run("tokens", "ls");
   assert.equal(empty.code, 0);
@@ -190,19 +238,30 @@ Deno.test("tokens new prints the token once and stores only its hash in a 0600 f
   const noAgent = await project.run("tokens", "new");
   assert.equal(noAgent.code, 2);
   assert.match(noAgent.stderr, /missing --agent NAME/);
-  const badExpiry = await project.run(
-    "tokens",
-    "new",
-    "--agent",
-    "a",
-    "--expires",
-    "3 days",
-  );
-  assert.equal(badExpiry.code, 2);
-  assert.match(
-    badExpiry.stderr,
-    /invalid --expires "3 days": use a whole number and a unit, s, m, h, d or w/,
-  );
+  const usageErrors: [string, string, RegExp][] = [
+    [
+      "--expires",
+      "3 days",
+      /invalid --expires "3 days": use a whole number and a unit, s, m, h, d or w/,
+    ],
+    [
+      "--label",
+      "my token",
+      /invalid --label "my token": use letters, digits, "\.", "_" and "-"/,
+    ],
+  ];
+  for (const [option, value, message] of usageErrors) {
+    const refused = await project.run(
+      "tokens",
+      "new",
+      "--agent",
+      "a",
+      option,
+      value,
+    );
+    assert.equal(refused.code, 2, option);
+    assert.match(refused.stderr, message);
+  }
 
   const missing = await project.run("tokens", "rm", "nope");
   assert.equal(missing.code, 1);
@@ -216,6 +275,40 @@ Deno.test("tokens new prints the token once and stores only its hash in a 0600 f
     (await project.run("tokens", "ls", "--json")).stdout,
   );
   assert.deepEqual(after.map((t: { label: string }) => t.label), ["ci"]);
+});
+
+Deno.test("secrets follow the agent a token acts as: a token for agent a gets a's grant, a token for agent b does not, whatever agent the request names (issue 23, K1, D6)", async () => {
+  await using project = await setUp();
+  const set = await beeuni(project.dir, ["secrets", "set", "A_KEY=-"], {
+    env: project.env,
+    stdin: "a-secret-value-7",
+  });
+  assert.equal(set.code, 0, set.stderr);
+  const a = await project.newToken("--agent", "a");
+  const b = await project.newToken("--agent", "b");
+  await using daemon = await daemonOf(project.dir, project.env);
+  const secretOf = async (
+    token: string,
+    agent?: string,
+  ) => (await callAs(daemon, token, "whoami", {
+    args: { secret: true },
+    sessionId: "s",
+    ...(agent ? { agent } : {}),
+  }));
+  assert.deepEqual(await secretOf(a), {
+    status: 200,
+    body: { output: "a-secret-value-7" },
+  });
+  assert.deepEqual(await secretOf(b), {
+    status: 200,
+    body: { output: "(unset)" },
+  });
+  const claimed = await secretOf(b, "a");
+  assert.equal(claimed.status, 403);
+  assert.equal(
+    JSON.stringify(claimed.body).includes("a-secret-value-7"),
+    false,
+  );
 });
 
 Deno.test("concurrent tokens new runs lose no update: every token is stored under the secret store's lock (issue 23, K1)", async () => {
@@ -481,25 +574,7 @@ Deno.test("the web UI opened with an agent token lists only its agents and its c
   await daemon.call("whoami", { sessionId: "sb", agent: "b" });
   await daemon.call("whoami", { sessionId: "sa", agent: "a" });
 
-  const minted = await as(daemon, a)("/beeuni/web/code", { method: "POST" });
-  assert.equal(minted.status, 200);
-  const { url, code } = await minted.json();
-  const page = new URL(url);
-  const prefix = page.pathname;
-  const origin = daemon.url;
-  const signIn = await fetch(`${daemon.url}${prefix}beeuni/web/session`, {
-    method: "POST",
-    headers: { origin, "content-type": "application/json" },
-    body: JSON.stringify({ code }),
-  });
-  assert.equal(signIn.status, 204);
-  const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
-  const inPage = (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set("cookie", cookie);
-    headers.set("origin", origin);
-    return fetch(`${daemon.url}${prefix}${path}`, { ...init, headers });
-  };
+  const inPage = await webPageAs(daemon, a);
 
   const tools = await (await inPage("ui/api/tools")).json();
   assert.deepEqual(tools.agents, ["a"]);
@@ -563,4 +638,207 @@ Deno.test("in Chromium, the web UI opened from `beeuni web` with an agent token 
   }
   await daemon.stop();
   assert.ok(!daemon.stderr().includes(token));
+});
+
+Deno.test("every event stream opened with an agent token ends once the token is removed, without delivering what happens after: the web UI's events and session streams, an MCP GET stream and a streamed REST call, whose call is stopped (issue 23, K1)", async () => {
+  await using project = await setUp();
+  const token = await project.newToken(
+    "--agent",
+    "a",
+    "--agent",
+    "b",
+    "--label",
+    "streams",
+  );
+  await using daemon = await daemonOf(project.dir, project.env);
+  const { newSessionId, projectStateDir } = await import(
+    "../lib/sessions/mod.ts"
+  );
+  const sessionId = newSessionId();
+  const sessions = join(
+    projectStateDir(await Deno.realPath(project.dir), project.env),
+    "sessions",
+  );
+  await Deno.mkdir(sessions, { recursive: true });
+  const sessionPath = join(sessions, `${sessionId}.jsonl`);
+  const record = (value: Record<string, unknown>) =>
+    Deno.writeTextFile(sessionPath, JSON.stringify(value) + "\n", {
+      append: true,
+    });
+  await record({
+    type: "start",
+    id: sessionId,
+    agent: "a",
+    harness: "standard",
+    model: "p/m",
+    startedAt: new Date().toISOString(),
+    prompt: "hello",
+  });
+  await record({ type: "text", text: "before removal" });
+
+  // Should a stream not end, the test still ends: every stream is cut first.
+  const client = new AbortController();
+  using _cut = { [Symbol.dispose]: () => client.abort() };
+  const { signal } = client;
+  const inPage = await webPageAs(daemon, token);
+  const events = drain(await inPage("ui/api/events", { signal }));
+  const session = drain(
+    await inPage(`ui/api/sessions/${sessionId}`, { signal }),
+  );
+  const mcp = new RawMcp(`${daemon.url}/mcp`, token);
+  await mcp.initialize();
+  const listen = drain(
+    await fetch(mcp.url, {
+      signal,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "text/event-stream",
+        "mcp-session-id": mcp.sessionId!,
+        "mcp-protocol-version": mcp.version,
+      },
+    }),
+  );
+  const streamed = drain(
+    await as(daemon, token)("/beeuni/tools/hang", {
+      signal,
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+      },
+      body: JSON.stringify({ sessionId: "streamed", agent: "b" }),
+    }),
+  );
+  await daemon.call("whoami", { sessionId: "before", agent: "a" });
+  await waitFor(
+    "the streams to deliver what came before",
+    () =>
+      events.text().includes('"sessionId":"before"') &&
+      session.text().includes("before removal"),
+  );
+  await waitFor("the streamed call to run", async () => {
+    const health = await (await daemon.fetch("/beeuni/health")).json();
+    return health.running === 1;
+  });
+
+  const removed = await project.run("tokens", "rm", "streams");
+  assert.equal(removed.code, 0, removed.stderr);
+  // Something happens after: a call by the daemon's token, a session record.
+  await daemon.call("whoami", { sessionId: "after", agent: "a" });
+  await record({ type: "text", text: "after removal" });
+  await waitFor(
+    "every stream to end",
+    () =>
+      events.ended() && session.ended() && listen.ended() &&
+      streamed.ended(),
+  );
+  await Promise.all([events.done, session.done, listen.done, streamed.done]);
+  assert.doesNotMatch(events.text(), /"sessionId":"after"/);
+  assert.doesNotMatch(session.text(), /after removal/);
+  assert.doesNotMatch(streamed.text(), /event: result/);
+  // The streamed call was stopped with its stream.
+  await waitFor("the streamed call to stop", async () => {
+    const health = await (await daemon.fetch("/beeuni/health")).json();
+    return health.running === 0;
+  });
+  await daemon.stop();
+  assert.ok(!daemon.stderr().includes(token));
+});
+
+Deno.test("an event stream opened with an agent token ends when the token expires (issue 23, K1)", async () => {
+  await using project = await setUp();
+  await using daemon = await daemonOf(project.dir, project.env);
+  // Made after the daemon started, so that it is fresh when the stream opens.
+  const token = await project.newToken("--agent", "a", "--expires", "3s");
+  const client = new AbortController();
+  using _cut = { [Symbol.dispose]: () => client.abort() };
+  const inPage = await webPageAs(daemon, token);
+  const events = drain(
+    await inPage("ui/api/events", { signal: client.signal }),
+  );
+  await waitFor("the stream to end", () => events.ended());
+  await daemon.call("whoami", { sessionId: "after", agent: "a" });
+  assert.doesNotMatch(events.text(), /"sessionId":"after"/);
+  assert.equal((await toolNamesAs(daemon, token)).status, 401);
+});
+
+Deno.test("an agent token whose agent is no longer in the manifest gets 403 saying what to change over REST, MCP and the web UI, lists nothing, and works again once the agent is back; a token for the default agent needs no definition (issue 23, K1)", async () => {
+  await using project = await setUp();
+  const writer = await project.newToken("--agent", "b", "--label", "ci");
+  const plain = await project.newToken("--agent", "beeuni");
+  await using daemon = await startDaemon(project.dir, {
+    env: project.env,
+    args: ["--no-opencode"],
+  });
+  const inPage = await webPageAs(daemon, writer);
+  assert.deepEqual((await toolNamesAs(daemon, writer)).names, [
+    "whoami",
+    "hang",
+  ]);
+  const manifest = join(project.dir, "beeuni.yaml");
+  await Deno.writeTextFile(
+    manifest,
+    MANIFEST.replace("  b:\n    tools: [whoami, hang]\n", ""),
+  );
+  // b, now undefined, would see every tool.
+  await waitFor(
+    "the daemon to reload without agent b",
+    async () =>
+      (await toolNamesAs(daemon, daemon.token, "?agent=b")).names?.length ===
+        3,
+  );
+  const refusal =
+    /^agent "b" of token "ci" is no longer in beeuni\.yaml: add it back or make a new token$/;
+  const listed = await toolNamesAs(daemon, writer);
+  assert.equal(listed.status, 403);
+  assert.equal(listed.names, undefined);
+  assert.match(listed.error!, refusal);
+  const call = await callAs(daemon, writer, "echo", { sessionId: "s" });
+  assert.equal(call.status, 403);
+  assert.match(call.body.error as string, refusal);
+  const health = await as(daemon, writer)("/beeuni/health");
+  assert.equal(health.status, 403);
+  await health.body?.cancel();
+  const mcp = await new RawMcp(`${daemon.url}/mcp`, writer).post(
+    initializeMessage(1),
+  );
+  assert.equal(mcp.status, 403);
+  assert.match(
+    await mcp.text(),
+    /agent \\"b\\" of token \\"ci\\" is no longer/,
+  );
+  const page = await inPage("ui/api/tools");
+  assert.equal(page.status, 403);
+  assert.match((await page.json()).error, refusal);
+
+  // The default agent needs no definition.
+  const defaults = await toolNamesAs(daemon, plain);
+  assert.equal(defaults.status, 200);
+  assert.deepEqual(defaults.names, ["echo", "whoami", "hang"]);
+
+  await Deno.writeTextFile(manifest, MANIFEST);
+  await waitFor(
+    "the daemon to reload with agent b",
+    async () => (await toolNamesAs(daemon, writer)).status === 200,
+  );
+  assert.deepEqual((await toolNamesAs(daemon, writer)).names, [
+    "whoami",
+    "hang",
+  ]);
+});
+
+Deno.test("GET /beeuni/health with an agent token counts only the tools its agents see, and leaves out the running calls (issue 23, K1)", async () => {
+  await using project = await setUp();
+  const a = await project.newToken("--agent", "a");
+  const b = await project.newToken("--agent", "b", "--agent", "a");
+  await using daemon = await daemonOf(project.dir, project.env);
+  const healthAs = async (token: string) =>
+    await (await as(daemon, token)("/beeuni/health")).json();
+  assert.deepEqual(await healthAs(daemon.token), {
+    ok: true,
+    tools: 3,
+    running: 0,
+  });
+  assert.deepEqual(await healthAs(a), { ok: true, tools: 2 });
+  assert.deepEqual(await healthAs(b), { ok: true, tools: 3 });
 });

@@ -2,8 +2,7 @@
 
 import type { OptionDef } from "../common/mod.ts";
 
-/** The agent a call or session is made for when `--agent` is not given. */
-export const DEFAULT_AGENT = "beeuni";
+export { DEFAULT_AGENT } from "../manifest/mod.ts";
 
 /** `--manifest PATH`: the project's beeuni.yaml. */
 export const MANIFEST_OPTION = {

@@ -10,7 +10,11 @@ import { type Command, defineCommand, UsageError } from "./command.ts";
 import { DEFAULT_AGENT, MANIFEST_OPTION } from "./_options.ts";
 import { loadProject } from "../project/mod.ts";
 import { agentNames, formatText } from "../manifest/mod.ts";
-import { createAgentToken, parseDuration } from "../secrets/mod.ts";
+import {
+  agentTokenLabelProblem,
+  createAgentToken,
+  parseDuration,
+} from "../secrets/mod.ts";
 
 const OPTIONS = {
   agent: {
@@ -56,6 +60,14 @@ is stored (file mode 0600, in the state folder).
     }
     if (values.agent.includes("")) {
       throw new UsageError("--agent needs an agent name");
+    }
+    const labelProblem = values.label === undefined
+      ? undefined
+      : agentTokenLabelProblem(values.label);
+    if (labelProblem !== undefined) {
+      throw new UsageError(
+        `invalid --label "${values.label}": ${labelProblem}`,
+      );
     }
     let expiresInMs: number | undefined;
     if (values.expires !== undefined) {

@@ -2,6 +2,7 @@
 
 import { callerTraceContext, readBodyText } from "../common/mod.ts";
 import type { CallOutcome, CallRequest, HostedTool } from "../host/mod.ts";
+import type { Manifest } from "../manifest/mod.ts";
 import type { CallerWatch } from "./_caller_watch.ts";
 import { checkCallerString, decodeSegment, json } from "./_respond.ts";
 import { HttpError, parseCallBody } from "./call_body.ts";
@@ -98,6 +99,8 @@ export interface DaemonHost {
   running(): number;
   /** Resolves once every tool has loaded; lists wait for it when given. */
   ready?(): Promise<void>;
+  /** The manifest served; when given, an agent token for an agent it no longer defines is refused. */
+  manifest?(): Manifest;
 }
 
 /** A route: a method, a path pattern, and what answers it. */
@@ -218,12 +221,21 @@ export function beeuniRoutes(
     {
       method: "GET",
       pattern: /^\/beeuni\/health$/,
-      handle: () =>
-        Promise.resolve(json(200, {
-          ok: true,
-          tools: host.list().length,
-          running: host.running(),
-        })),
+      // An agent token learns only how many tools its agents see.
+      handle: (_request, _params, _url, principal) =>
+        Promise.resolve(json(
+          200,
+          principal.kind === "daemon"
+            ? { ok: true, tools: host.list().length, running: host.running() }
+            : {
+              ok: true,
+              tools: new Set(
+                principal.agents.flatMap((agent) =>
+                  host.list(agent).map((tool) => tool.name)
+                ),
+              ).size,
+            },
+        )),
     },
     {
       method: "GET",

@@ -56,17 +56,22 @@
  * @module
  */
 
+import { basename } from "node:path";
 import { BodyTextError, errorMessage, escapeControl } from "../common/mod.ts";
+import { agentNames } from "../manifest/mod.ts";
 import { callerWatch } from "./_caller_watch.ts";
 import { bearerOf, checkHost, tokenChecker, unauthorized } from "./_guard.ts";
 import { checkQuery, json } from "./_respond.ts";
 import { beeuniRoutes, type DaemonHost, dispatch } from "./_routes.ts";
 import { HttpError } from "./call_body.ts";
 import {
+  type AgentTokenPrincipal,
   type AgentTokens,
   DAEMON_PRINCIPAL,
+  orphanedAgentProblem,
   type Principal,
 } from "./principal.ts";
+import { endWithToken } from "./_token_streams.ts";
 
 export type {
   DaemonHost,
@@ -166,7 +171,24 @@ export function createHandler(
   const log = (line: string) => sink(escapeControl(line));
   const isDaemonToken = tokenChecker(options.token);
   const agentTokens = options.agentTokens;
-  /** Whom the request acts as; `undefined` when no credential holds. */
+  /** Refuses an agent token one of whose agents the manifest lost (403). */
+  const checkAgents = (holder: AgentTokenPrincipal): AgentTokenPrincipal => {
+    const manifest = options.host.manifest?.();
+    if (manifest === undefined) return holder;
+    const problem = orphanedAgentProblem(
+      holder,
+      agentNames(manifest),
+      basename(manifest.manifestPath),
+    );
+    if (problem !== undefined) throw new HttpError(403, problem);
+    return holder;
+  };
+  /**
+   * Whom the request acts as; `undefined` when no credential holds.
+   *
+   * @throws {HttpError} A 403 for an agent token one of whose agents the
+   * manifest no longer defines.
+   */
   const principalOf = (
     request: Request,
     url: URL,
@@ -176,14 +198,23 @@ export function createHandler(
     if (bearer !== undefined) {
       if (isDaemonToken(bearer)) return DAEMON_PRINCIPAL;
       const holder = agentTokens?.verify(bearer);
-      if (holder !== undefined) return { kind: "agent-token", ...holder };
+      if (holder !== undefined) {
+        return checkAgents({ kind: "agent-token", ...holder });
+      }
     }
     const scoped = scope?.authorize(request, url);
-    if (
-      scoped?.kind === "agent-token" && !(agentTokens?.holds(scoped) ?? false)
-    ) return undefined;
-    return scoped;
+    if (scoped?.kind !== "agent-token") return scoped;
+    if (!(agentTokens?.holds(scoped) ?? false)) return undefined;
+    return checkAgents(scoped);
   };
+  /** `response`, whose event stream ends when the agent token behind it goes. */
+  const ending = (
+    response: Response,
+    principal: Principal | undefined,
+  ): Response =>
+    principal?.kind === "agent-token" && agentTokens !== undefined
+      ? endWithToken(response, principal, agentTokens)
+      : response;
   const mounts = options.mounts ?? [];
   const routes = beeuniRoutes(
     options.host,
@@ -219,12 +250,15 @@ export function createHandler(
       const principal = mount.bearer === false ? undefined : authed();
       if (mount.bearer !== false && principal === undefined) return refuse();
       const response = mount.handler(request, url, principal);
-      if (response) return await response;
+      if (response) return ending(await response, principal);
     }
     const principal = authed();
     if (principal === undefined) return refuse();
-    return await dispatch(routes, request, url, principal) ??
-      json(404, { error: `no route for ${request.method} ${url.pathname}` });
+    return ending(
+      await dispatch(routes, request, url, principal) ??
+        json(404, { error: `no route for ${request.method} ${url.pathname}` }),
+      principal,
+    );
   }
 
   async function respond(

@@ -23,6 +23,7 @@
  * @module
  */
 
+import { DEFAULT_AGENT } from "../manifest/mod.ts";
 import { HttpError } from "./call_body.ts";
 
 /** An agent token's holder, as a daemon's token check resolves it. */
@@ -53,6 +54,17 @@ export interface AgentTokens {
   ): Omit<AgentTokenPrincipal, "kind"> | undefined;
   /** Whether the token `holder` came from is still live (not removed, not expired). */
   holds(holder: Omit<AgentTokenPrincipal, "kind">): boolean;
+  /**
+   * Calls `gone` once the token `holder` came from is removed or expires;
+   * when given, open streams end at once then, not only before their next
+   * event.
+   *
+   * @returns What stops listening.
+   */
+  watch?(
+    holder: Omit<AgentTokenPrincipal, "kind">,
+    gone: () => void,
+  ): () => void;
 }
 
 /** Whether `principal` may act as `agent`. */
@@ -69,6 +81,26 @@ export function agentRefusal(agents: readonly string[], asked: string): string {
   return agents.length === 1
     ? `this token acts only as agent ${list}, not "${asked}": ask for it or use another token`
     : `this token acts only as agents ${list}, not "${asked}": ask for one of those or use another token`;
+}
+
+/**
+ * Why an agent token may not be used any longer although it is live: one
+ * of its agents is no longer defined in the manifest (`defined`), where it
+ * would see every tool. The default agent needs no definition.
+ *
+ * @returns The refusal, saying what to change, or `undefined`.
+ */
+export function orphanedAgentProblem(
+  principal: AgentTokenPrincipal,
+  defined: readonly string[],
+  manifestName: string,
+): string | undefined {
+  const gone = principal.agents.find((agent) =>
+    agent !== DEFAULT_AGENT && !defined.includes(agent)
+  );
+  return gone === undefined
+    ? undefined
+    : `agent "${gone}" of token "${principal.label}" is no longer in ${manifestName}: add it back or make a new token`;
 }
 
 /**

@@ -74,6 +74,7 @@ export {
 } from "./validate.ts";
 export {
   agentNames,
+  DEFAULT_AGENT,
   findAgent,
   resolveTools,
   undefinedAgentNote,

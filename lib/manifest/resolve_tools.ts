@@ -98,6 +98,12 @@ export function findAgent(
 }
 
 /**
+ * The agent a call or session is made for when its caller names none:
+ * every project has it, defined in the manifest or not.
+ */
+export const DEFAULT_AGENT = "beeuni";
+
+/**
  * Every agent name defined across the manifest's files.
  *
  * @returns The names, first definition first, without repeats.

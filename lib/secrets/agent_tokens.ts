@@ -14,8 +14,8 @@
  */
 
 import { createHash, randomBytes } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { type FSWatcher, readFileSync, statSync, watch } from "node:fs";
+import { dirname, join } from "node:path";
 import {
   canonicalRoot,
   type Env,
@@ -140,6 +140,18 @@ function updateTokens<T>(
 /** What a label must look like: letters, digits, `.`, `_` and `-`, at most 64. */
 const LABEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * What is wrong with `label` as an agent token's label.
+ *
+ * @returns What a label may hold, when `label` is not such, or `undefined`
+ * when it is well formed.
+ */
+export function agentTokenLabelProblem(label: string): string | undefined {
+  return LABEL_PATTERN.test(label)
+    ? undefined
+    : `use letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)`;
+}
+
 /** Options of {@linkcode createAgentToken}. */
 export interface NewAgentToken {
   /** The agents it acts as (at least one), the first by default. */
@@ -170,10 +182,11 @@ export async function createAgentToken(
     throw new RangeError("an agent token needs at least one agent");
   }
   const label = options.label;
-  if (label !== undefined && !LABEL_PATTERN.test(label)) {
-    throw new RangeError(
-      `invalid label "${label}": use letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)`,
-    );
+  const problem = label === undefined
+    ? undefined
+    : agentTokenLabelProblem(label);
+  if (problem !== undefined) {
+    throw new RangeError(`invalid label "${label}": ${problem}`);
   }
   const token = AGENT_TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const now = (options.now ?? Date.now)();
@@ -267,6 +280,13 @@ export interface AgentTokenHolder {
   hash: string;
 }
 
+/** Who waits for a token to go, and the timer of its expiry. */
+interface Watcher {
+  holder: AgentTokenHolder;
+  gone: () => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
 /** How long the last use of a token is kept in memory before it is written: one minute. */
 const USE_WRITE_MS = 60_000;
 
@@ -284,7 +304,8 @@ const encoder = new TextEncoder();
  * What a daemon checks agent tokens with: the project's token file, read
  * again whenever it changed (its size, modification time or inode differ
  * from when it was read), so a new token works and a removed one fails
- * from the next request on. Each token's last use is kept in memory and
+ * from the next request on; {@linkcode watch} tells an open stream when its
+ * token goes. Each token's last use is kept in memory and
  * written at most once a minute, and by {@linkcode close}.
  */
 export class AgentTokenVerifier {
@@ -300,6 +321,8 @@ export class AgentTokenVerifier {
   #used = new Map<string, string>();
   #written = new Map<string, number>();
   #writing: Promise<void> = Promise.resolve();
+  #watchers = new Set<Watcher>();
+  #folder: FSWatcher | undefined;
 
   /** A verifier of the tokens of the project at `root`. */
   constructor(root: string, env: Env, options: AgentTokenVerifierOptions = {}) {
@@ -352,11 +375,91 @@ export class AgentTokenVerifier {
 
   /** Whether the token `holder` came from is still stored and unexpired. */
   holds(holder: AgentTokenHolder): boolean {
-    const record = this.#current().find((t) => t.record.hash === holder.hash)
-      ?.record;
-    if (record === undefined || this.#expired(record)) return false;
+    const record = this.#live(holder);
+    if (record === undefined) return false;
     this.#markUsed(record.label);
     return true;
+  }
+
+  /** The record of `holder`'s token while it is stored and unexpired. */
+  #live(holder: AgentTokenHolder): AgentTokenRecord | undefined {
+    const record = this.#current().find((t) => t.record.hash === holder.hash)
+      ?.record;
+    return record === undefined || this.#expired(record) ? undefined : record;
+  }
+
+  /**
+   * Calls `gone` once, as soon as the token `holder` came from is removed
+   * (the token file's folder is watched while anyone listens) or expires
+   * (a timer set for its expiry). An open stream ends with it.
+   *
+   * @returns What stops listening; `gone` is not called after it.
+   */
+  watch(holder: AgentTokenHolder, gone: () => void): () => void {
+    const watcher: Watcher = { holder, gone };
+    if (this.#live(holder) === undefined) {
+      queueMicrotask(gone);
+      return () => {};
+    }
+    this.#watchers.add(watcher);
+    this.#watchFolder();
+    this.#arm(watcher);
+    return () => this.#unwatch(watcher);
+  }
+
+  /** Watches the token file's folder (the file is replaced on each write). */
+  #watchFolder(): void {
+    if (this.#folder !== undefined) return;
+    try {
+      this.#folder = watch(dirname(this.#path), { persistent: false }, () => {
+        for (const watcher of this.#watchers) this.#check(watcher);
+      });
+      this.#folder.on("error", () => this.#checkAll());
+    } catch (error) {
+      // Streams still check the token before each event they send.
+      this.#log(
+        `[tokens] cannot watch the agent token file: ${
+          (error as Error).message
+        }`,
+      );
+    }
+  }
+
+  /** Sets a timer for `watcher`'s token's expiry (re-set past the longest timer). */
+  #arm(watcher: Watcher): void {
+    const expires = this.#live(watcher.holder)?.expires ?? null;
+    if (expires === null) return;
+    const wait = Math.max(0, Date.parse(expires) - this.#now());
+    watcher.timer = setTimeout(() => {
+      watcher.timer = undefined;
+      if (this.#check(watcher)) this.#arm(watcher);
+    }, Math.min(wait, 2 ** 31 - 1));
+  }
+
+  /** Whether `watcher`'s token is live; when not, it is told, once. */
+  #check(watcher: Watcher): boolean {
+    if (!this.#watchers.has(watcher)) return false;
+    if (this.#live(watcher.holder) !== undefined) return true;
+    this.#unwatch(watcher);
+    watcher.gone();
+    return false;
+  }
+
+  /** When the folder cannot be watched any longer: every watcher checks, and watching restarts. */
+  #checkAll(): void {
+    this.#folder?.close();
+    this.#folder = undefined;
+    for (const watcher of this.#watchers) this.#check(watcher);
+    if (this.#watchers.size > 0) this.#watchFolder();
+  }
+
+  #unwatch(watcher: Watcher): void {
+    clearTimeout(watcher.timer);
+    this.#watchers.delete(watcher);
+    if (this.#watchers.size === 0) {
+      this.#folder?.close();
+      this.#folder = undefined;
+    }
   }
 
   #expired(record: AgentTokenRecord): boolean {
@@ -401,8 +504,9 @@ export class AgentTokenVerifier {
     return this.#writing;
   }
 
-  /** Writes the last uses still in memory. */
+  /** Stops watching, and writes the last uses still in memory. */
   close(): Promise<void> {
+    for (const watcher of this.#watchers) this.#unwatch(watcher);
     return this.#write();
   }
 }

@@ -21,6 +21,7 @@ export {
 export {
   AGENT_TOKEN_PREFIX,
   type AgentTokenHolder,
+  agentTokenLabelProblem,
   type AgentTokenRecord,
   AgentTokensError,
   agentTokensFile,

@@ -6,7 +6,7 @@ import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isPlainObject } from "../common/mod.ts";
 import type { Host, HostedTool, LoadError } from "../host/mod.ts";
-import { agentNames } from "../manifest/mod.ts";
+import { agentNames, DEFAULT_AGENT } from "../manifest/mod.ts";
 import { actingAgent, type Principal } from "../http/mod.ts";
 import type { History } from "./_history.ts";
 
@@ -15,12 +15,6 @@ export type WebHost = Pick<
   Host,
   "directory" | "list" | "loadErrors" | "manifest" | "diagnostics" | "subscribe"
 >;
-
-/**
- * The agent of a session whose caller names none (`/mcp`, `beeuni tools
- * call`): what the page shows first.
- */
-const SESSION_AGENT = "beeuni";
 
 /** The largest file a `show` call may hand to the page: 25 MiB. */
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -82,7 +76,7 @@ export function toolsAnswer(
       ? agentNames(host.manifest())
       : principal.agents,
     defaultAgent: principal.kind === "daemon"
-      ? SESSION_AGENT
+      ? DEFAULT_AGENT
       : principal.agents[0],
     agent: agent ?? null,
     tools,
