@@ -35,7 +35,7 @@ const ALLOWED: Record<string, string[]> = {
     "common",
     "runtime",
   ],
-  http: ["host", "schema_targets", "common"],
+  http: ["host", "schema_targets", "manifest", "common"],
   mcp: ["http", "host", "manifest", "common"],
   web: ["http", "sessions", "host", "manifest", "common"],
   opencode: ["http", "host", "manifest", "common"],
