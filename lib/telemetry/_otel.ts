@@ -9,15 +9,22 @@ import type * as SdkTrace from "@opentelemetry/sdk-trace";
 import type * as SdkMetrics from "@opentelemetry/sdk-metrics";
 import type * as TraceExporter from "@opentelemetry/exporter-trace-otlp-http";
 import type * as MetricExporter from "@opentelemetry/exporter-metrics-otlp-http";
+import type * as TraceProtoExporter from "@opentelemetry/exporter-trace-otlp-proto";
+import type * as MetricProtoExporter from "@opentelemetry/exporter-metrics-otlp-proto";
 
-/** The packages and the versions the toolkit is built and tested with. */
+/**
+ * The packages and the versions the toolkit is built and tested with: the
+ * exporters require these exact SDK versions, so one copy of each loads.
+ */
 export const OTEL_VERSIONS = {
   "@opentelemetry/api": "^1.10.0",
-  "@opentelemetry/resources": "^3.1.1",
-  "@opentelemetry/sdk-trace": "^3.1.1",
-  "@opentelemetry/sdk-metrics": "^3.1.1",
-  "@opentelemetry/exporter-trace-otlp-http": "^0.301.0",
-  "@opentelemetry/exporter-metrics-otlp-http": "^0.301.0",
+  "@opentelemetry/resources": "3.1.0",
+  "@opentelemetry/sdk-trace": "3.1.0",
+  "@opentelemetry/sdk-metrics": "3.1.0",
+  "@opentelemetry/exporter-trace-otlp-http": "0.301.0",
+  "@opentelemetry/exporter-metrics-otlp-http": "0.301.0",
+  "@opentelemetry/exporter-trace-otlp-proto": "0.301.0",
+  "@opentelemetry/exporter-metrics-otlp-proto": "0.301.0",
 } as const;
 
 /** Each package's module. */
@@ -28,6 +35,8 @@ export type OtelModules = {
   "@opentelemetry/sdk-metrics": typeof SdkMetrics;
   "@opentelemetry/exporter-trace-otlp-http": typeof TraceExporter;
   "@opentelemetry/exporter-metrics-otlp-http": typeof MetricExporter;
+  "@opentelemetry/exporter-trace-otlp-proto": typeof TraceProtoExporter;
+  "@opentelemetry/exporter-metrics-otlp-proto": typeof MetricProtoExporter;
 };
 
 /** Imports one of OpenTelemetry's packages. */

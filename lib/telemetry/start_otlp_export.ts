@@ -1,8 +1,8 @@
 /**
  * OpenTelemetry export of a host's calls and reloads (spans) and of the
- * daemon's metrics, over OTLP/HTTP with the official JS SDK, when the
- * standard `OTEL_*` variables ask for it. Without them nothing of
- * OpenTelemetry is loaded.
+ * daemon's metrics, over OTLP/HTTP (protobuf or JSON) with the official JS
+ * SDK, when the standard `OTEL_*` variables ask for it. Without them
+ * nothing of OpenTelemetry is loaded.
  *
  * @module
  */
@@ -11,15 +11,21 @@ import { errorMessage } from "../common/mod.ts";
 import type { HostEvent } from "../host/mod.ts";
 import type { MetricFamily } from "./metric_family.ts";
 import { familiesProducer } from "./_metric_bridge.ts";
-import { importOtel } from "./_otel.ts";
+import type { Sampler } from "@opentelemetry/sdk-trace";
+import { importOtel, type OtelModules } from "./_otel.ts";
 import { HostSpans } from "./_spans.ts";
-import { type OtelSettings, otelSettings } from "./otel_settings.ts";
+import {
+  type OtelSettings,
+  otelSettings,
+  type SamplerSetting,
+} from "./otel_settings.ts";
 
 /** What {@linkcode startOtlpExport} exports, and where it says a failure. */
 export interface OtlpExportOptions {
   /**
    * The variables to read `OTEL_*` from (the process environment): whether
-   * to export, the endpoints and the batch timings. The SDK reads the
+   * to export, the endpoints, the protocols, the sampler and the batch
+   * timings. The SDK reads the
    * others (headers, timeout, resource attributes, service name) from the
    * process environment itself.
    */
@@ -54,6 +60,8 @@ export async function startOtlpExport(
 ): Promise<OtlpExport | undefined> {
   const settings = otelSettings(options.env);
   if (settings === undefined) return undefined;
+  for (const note of settings.notes) options.log(`[telemetry] ${note}`);
+  if (!settings.traces && !settings.metrics) return undefined;
   try {
     return await started(settings, options);
   } catch (error) {
@@ -88,7 +96,11 @@ async function started(
   if (settings.traces && options.host !== undefined) {
     const [sdk, { OTLPTraceExporter }] = await Promise.all([
       importOtel("@opentelemetry/sdk-trace"),
-      importOtel("@opentelemetry/exporter-trace-otlp-http"),
+      importOtel(
+        settings.tracesProtocol === "http/json"
+          ? "@opentelemetry/exporter-trace-otlp-http"
+          : "@opentelemetry/exporter-trace-otlp-proto",
+      ),
     ]);
     const exporter = reporting(
       new OTLPTraceExporter({ url: settings.tracesEndpoint }),
@@ -96,6 +108,8 @@ async function started(
     );
     const provider = new sdk.TracerProvider({
       resource,
+      // The SDK's tracer provider does not read OTEL_TRACES_SAMPLER itself.
+      sampler: sampler(sdk, settings.sampler),
       spanProcessors: [
         new sdk.BatchSpanProcessor({
           exporter,
@@ -114,7 +128,11 @@ async function started(
   if (settings.metrics && options.metrics !== undefined) {
     const [sdk, { OTLPMetricExporter }] = await Promise.all([
       importOtel("@opentelemetry/sdk-metrics"),
-      importOtel("@opentelemetry/exporter-metrics-otlp-http"),
+      importOtel(
+        settings.metricsProtocol === "http/json"
+          ? "@opentelemetry/exporter-metrics-otlp-http"
+          : "@opentelemetry/exporter-metrics-otlp-proto",
+      ),
     ]);
     const exporter = reporting(
       new OTLPMetricExporter({ url: settings.metricsEndpoint }),
@@ -147,6 +165,21 @@ async function started(
       clearTimeout(timer);
     },
   };
+}
+
+/** The SDK's sampler for `setting`. */
+function sampler(
+  sdk: OtelModules["@opentelemetry/sdk-trace"],
+  setting: SamplerSetting,
+): Sampler {
+  const root = setting.name.endsWith("always_off")
+    ? new sdk.AlwaysOffSampler()
+    : setting.name.endsWith("traceidratio")
+    ? new sdk.TraceIdRatioBasedSampler(setting.ratio)
+    : new sdk.AlwaysOnSampler();
+  return setting.name.startsWith("parentbased_")
+    ? new sdk.ParentBasedSampler({ root })
+    : root;
 }
 
 /** What an OTLP exporter answers for each export. */
