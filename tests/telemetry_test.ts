@@ -1,9 +1,10 @@
 // OpenTelemetry export (K2): a real daemon, `beeuni mcp` and the metric
-// bridge send OTLP/HTTP (JSON) to a local receiver, which checks the spans'
-// names, attributes and parents, the continued caller trace, and the
-// metrics.
+// bridge send OTLP/HTTP (protobuf or JSON) to a local receiver, which
+// checks the spans' names, attributes and parents, the continued caller
+// trace, and the metrics.
 
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import {
   mcpDaemon,
@@ -15,6 +16,7 @@ import {
 import { DAEMON, startDaemon, waitFor } from "./_daemon.ts";
 import { beeuni, isolatedState, tempRepo } from "./_helpers.ts";
 import { startModelServer } from "./_model_servers.ts";
+import { npmPackage } from "./_npm_cache.ts";
 import { type MetricFamily, startOtlpExport } from "../lib/telemetry/mod.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -52,11 +54,128 @@ function plainAttributes(list: Json[] | undefined): Record<string, unknown> {
   );
 }
 
+const PROTOBUFJS = ["protobufjs", "8.8.1"] as const;
+
+/**
+ * The messages of OTLP's collector services that the receiver reads, with
+ * their field numbers as opentelemetry-proto defines them (the fields these
+ * tests do not check are left out: a decoder skips them).
+ */
+const OTLP_PROTO = `
+syntax = "proto3";
+package otlp;
+message AnyValue {
+  oneof value {
+    string string_value = 1;
+    bool bool_value = 2;
+    int64 int_value = 3;
+    double double_value = 4;
+    ArrayValue array_value = 5;
+  }
+}
+message ArrayValue { repeated AnyValue values = 1; }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message Resource { repeated KeyValue attributes = 1; }
+message Scope { string name = 1; string version = 2; }
+message Status { string message = 2; int32 code = 3; }
+message Span {
+  bytes trace_id = 1;
+  bytes span_id = 2;
+  string trace_state = 3;
+  bytes parent_span_id = 4;
+  string name = 5;
+  int32 kind = 6;
+  fixed64 start_time_unix_nano = 7;
+  fixed64 end_time_unix_nano = 8;
+  repeated KeyValue attributes = 9;
+  Status status = 15;
+}
+message ScopeSpans { Scope scope = 1; repeated Span spans = 2; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+message NumberDataPoint {
+  repeated KeyValue attributes = 7;
+  fixed64 start_time_unix_nano = 2;
+  fixed64 time_unix_nano = 3;
+  oneof value { double as_double = 4; sfixed64 as_int = 6; }
+}
+message HistogramDataPoint {
+  repeated KeyValue attributes = 9;
+  fixed64 count = 4;
+  double sum = 5;
+  repeated fixed64 bucket_counts = 6;
+  repeated double explicit_bounds = 7;
+}
+message Gauge { repeated NumberDataPoint data_points = 1; }
+message Sum {
+  repeated NumberDataPoint data_points = 1;
+  int32 aggregation_temporality = 2;
+  bool is_monotonic = 3;
+}
+message Histogram {
+  repeated HistogramDataPoint data_points = 1;
+  int32 aggregation_temporality = 2;
+}
+message Metric {
+  string name = 1;
+  string description = 2;
+  string unit = 3;
+  oneof data { Gauge gauge = 5; Sum sum = 7; Histogram histogram = 9; }
+}
+message ScopeMetrics { Scope scope = 1; repeated Metric metrics = 2; }
+message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; }
+message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
+`;
+
+/** Decodes an OTLP protobuf request to the shape OTLP/JSON has (ids in hex). */
+type ProtobufDecoder = (path: string, body: Uint8Array) => Json;
+
+let decoder: Promise<ProtobufDecoder> | undefined;
+
+/** protobufjs, installed into the tests' cache on first need, reading {@linkcode OTLP_PROTO}. */
+function protobufDecoder(): Promise<ProtobufDecoder> {
+  decoder ??= (async () => {
+    const modules = await npmPackage(...PROTOBUFJS);
+    const protobuf = createRequire(import.meta.url)(
+      join(modules, PROTOBUFJS[0]),
+    );
+    const { root } = protobuf.parse(OTLP_PROTO);
+    const types: Record<string, Json> = {
+      "/v1/traces": root.lookupType("otlp.ExportTraceServiceRequest"),
+      "/v1/metrics": root.lookupType("otlp.ExportMetricsServiceRequest"),
+    };
+    const hex = (bytes: number[] | undefined) =>
+      bytes?.map((b) => b.toString(16).padStart(2, "0")).join("");
+    return (path, body) => {
+      const type = types[path];
+      const request = type.toObject(type.decode(body), {
+        longs: String,
+        bytes: Array,
+        arrays: true,
+      });
+      for (const rs of request.resourceSpans ?? []) {
+        for (const ss of rs.scopeSpans) {
+          for (const span of ss.spans) {
+            span.traceId = hex(span.traceId);
+            span.spanId = hex(span.spanId);
+            span.parentSpanId = hex(span.parentSpanId);
+            span.status ??= {};
+          }
+        }
+      }
+      return request;
+    };
+  })();
+  return decoder;
+}
+
 /** A local OTLP/HTTP receiver recording what is POSTed to /v1/traces and /v1/metrics. */
 class Receiver {
   readonly traces: Json[] = [];
   readonly metrics: Json[] = [];
   readonly contentTypes = new Set<string>();
+  /** The content type of each path's exports. */
+  readonly contentTypeOf: Record<string, Set<string>> = {};
   /** The `x-collector-key` header of each export. */
   readonly keys = new Set<string | null>();
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
@@ -66,13 +185,24 @@ class Receiver {
       { hostname: "127.0.0.1", port: 0, onListen() {} },
       async (request) => {
         const path = new URL(request.url).pathname;
-        this.contentTypes.add(request.headers.get("content-type") ?? "");
+        const type = request.headers.get("content-type") ?? "";
+        this.contentTypes.add(type);
+        (this.contentTypeOf[path] ??= new Set()).add(type);
         this.keys.add(request.headers.get("x-collector-key"));
-        const body = await request.json();
-        if (path === "/v1/traces") this.traces.push(body);
-        else if (path === "/v1/metrics") this.metrics.push(body);
-        else return new Response("not found", { status: 404 });
-        return Response.json({});
+        if (path !== "/v1/traces" && path !== "/v1/metrics") {
+          return new Response("not found", { status: 404 });
+        }
+        const protobuf = type === "application/x-protobuf";
+        const body = protobuf
+          ? (await protobufDecoder())(path, await request.bytes())
+          : await request.json();
+        (path === "/v1/traces" ? this.traces : this.metrics).push(body);
+        // An empty ExportServiceResponse: full success.
+        return protobuf
+          ? new Response(new Uint8Array(), {
+            headers: { "content-type": "application/x-protobuf" },
+          })
+          : Response.json({});
       },
     );
   }
@@ -460,6 +590,242 @@ Deno.test("the daemon's metrics go over OTLP: counters as cumulative monotonic s
   assert.equal(h.sum, 1.25);
   assert.equal(Number(h.count), 3);
   assert.deepEqual(lines, []);
+});
+
+/** The variables that send to `receiver` in OTLP's default encoding, protobuf. */
+function protobufEnv(receiver: Receiver): Record<string, string> {
+  const { OTEL_EXPORTER_OTLP_PROTOCOL: _json, ...env } = otelEnv(receiver);
+  return env;
+}
+
+/** The daemon's `[telemetry]` lines. */
+function telemetryLines(daemon: { stderr(): string }): string[] {
+  return daemon.stderr().split("\n").filter((l) => l.includes("[telemetry]"));
+}
+
+/** One REST call of `echo` in session `session`, with the caller's `traceparent` when given. */
+async function callEcho(
+  daemon: Awaited<ReturnType<typeof mcpDaemon>>,
+  session: string,
+  traceparent?: string,
+): Promise<void> {
+  const answer = await daemon.call("echo", {
+    args: { text: session },
+    sessionId: session,
+    agent: "beeuni",
+  }, { headers: traceparent === undefined ? {} : { traceparent } });
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.output, session);
+}
+
+Deno.test("without OTEL_EXPORTER_OTLP_PROTOCOL a daemon exports spans and metrics as OTLP protobuf, the OTel default, and continues the caller's trace (K2)", async () => {
+  await using receiver = new Receiver();
+  await using daemon = await mcpDaemon({ env: protobufEnv(receiver) });
+  await callEcho(daemon, "s-proto", TRACEPARENT);
+  const call = await receiver.span("tools/call echo");
+  assert.equal(call.traceId, CALLER_TRACE);
+  assert.equal(call.parentSpanId, CALLER_SPAN);
+  assert.equal(call.kind, 2, "a served call is a SERVER span");
+  assert.equal(call.attributes["beeuni.session.id"], "s-proto");
+  assert.equal(call.attributes["beeuni.output.bytes"], "s-proto".length);
+  assert.equal(call.resource["service.name"], "beeuni-under-test");
+  assert.deepEqual(Object.keys(receiver.children(call)).sort(), [
+    "queue",
+    "run echo",
+    "runner start",
+  ]);
+  assert.equal(await daemon.stop(), 0);
+  const counted = receiver.metricsByName()["beeuni_calls_total"];
+  assert.ok(counted, Object.keys(receiver.metricsByName()).join(", "));
+  assert.ok(
+    counted.sum.dataPoints.some((point: Json) =>
+      plainAttributes(point.attributes).tool === "echo" &&
+      point.asDouble === 1
+    ),
+    JSON.stringify(counted),
+  );
+  assert.deepEqual(receiver.contentTypeOf, {
+    "/v1/traces": new Set(["application/x-protobuf"]),
+    "/v1/metrics": new Set(["application/x-protobuf"]),
+  });
+  assert.deepEqual(telemetryLines(daemon), []);
+});
+
+Deno.test("OTEL_EXPORTER_OTLP_PROTOCOL=grpc exports nothing and says so in one line naming the protocols to use, while calls still answer (K2)", async () => {
+  await using receiver = new Receiver();
+  await using daemon = await mcpDaemon({
+    env: { ...otelEnv(receiver), OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
+  });
+  await callEcho(daemon, "s-grpc", TRACEPARENT);
+  await callEcho(daemon, "s-grpc-2");
+  assert.equal(await daemon.stop(), 0);
+  assert.deepEqual(telemetryLines(daemon), [
+    '[telemetry] not exporting traces or metrics: OTEL_EXPORTER_OTLP_PROTOCOL "grpc" is not supported: use http/protobuf or http/json',
+  ]);
+  assert.equal(receiver.traces.length + receiver.metrics.length, 0);
+});
+
+Deno.test("a signal's own protocol variable wins over OTEL_EXPORTER_OTLP_PROTOCOL, and a protocol that is not OTLP's stops that signal only, in one line (K2)", async () => {
+  const families = (): MetricFamily[] => [{
+    name: "beeuni_runners",
+    help: "Runner processes running.",
+    type: "gauge",
+    points: [{ labels: {}, value: 2 }],
+  }];
+  const cases: {
+    env: Record<string, string>;
+    sent?: string;
+    lines: string[];
+  }[] = [
+    {
+      env: {
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/protobuf",
+      },
+      sent: "application/x-protobuf",
+      lines: [],
+    },
+    {
+      env: {
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+        OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "HTTP/JSON",
+      },
+      sent: "application/json",
+      lines: [],
+    },
+    {
+      env: { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" },
+      sent: "application/x-protobuf",
+      lines: [
+        '[telemetry] not exporting traces: OTEL_EXPORTER_OTLP_TRACES_PROTOCOL "grpc" is not supported: use http/protobuf or http/json',
+      ],
+    },
+    {
+      env: { OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/xml" },
+      lines: [
+        '[telemetry] not exporting metrics: OTEL_EXPORTER_OTLP_METRICS_PROTOCOL "http/xml" is not an OTLP protocol: use http/protobuf or http/json',
+      ],
+    },
+  ];
+  for (const { env, sent, lines: expected } of cases) {
+    const label = JSON.stringify(env);
+    await using receiver = new Receiver();
+    const lines: string[] = [];
+    const { OTEL_EXPORTER_OTLP_PROTOCOL: _json, ...base } = otelEnv(receiver);
+    const telemetry = await startOtlpExport({
+      env: { ...base, OTEL_METRIC_EXPORT_INTERVAL: "50", ...env },
+      metrics: families,
+      log: (line) => lines.push(line),
+    });
+    assert.deepEqual(lines, expected, label);
+    if (sent === undefined) {
+      // Traces would still go; metrics, never, not even at the end.
+      await telemetry?.shutdown();
+      assert.equal(receiver.metrics.length, 0, label);
+      continue;
+    }
+    assert.ok(telemetry, label);
+    try {
+      await waitFor("a metric export", () => receiver.metrics.length > 0);
+    } finally {
+      await telemetry.shutdown();
+    }
+    assert.deepEqual(
+      receiver.contentTypeOf["/v1/metrics"],
+      new Set([sent]),
+      label,
+    );
+    assert.equal(
+      receiver.metricsByName()["beeuni_runners"].gauge.dataPoints[0].asDouble,
+      2,
+      label,
+    );
+  }
+});
+
+Deno.test("OTEL_TRACES_SAMPLER picks the standard sampler: always_off sends no span while calls answer and metrics go, always_on traces an unsampled caller, parentbased_always_off follows a sampled caller only (K2)", async () => {
+  const sampled = `00-${"7".repeat(32)}-${"8".repeat(16)}-01`;
+  const unsampled = `00-${"9".repeat(32)}-${"a".repeat(16)}-00`;
+  const cases: {
+    sampler: string;
+    calls: [session: string, traceparent?: string][];
+    traced: string[];
+  }[] = [
+    {
+      sampler: "always_off",
+      calls: [["s-root"], ["s-sampled", sampled]],
+      traced: [],
+    },
+    {
+      sampler: "always_on",
+      calls: [["s-root"], ["s-unsampled", unsampled]],
+      traced: ["s-root", "s-unsampled"],
+    },
+    {
+      sampler: "parentbased_always_off",
+      calls: [["s-root"], ["s-sampled", sampled], ["s-unsampled", unsampled]],
+      traced: ["s-sampled"],
+    },
+  ];
+  for (const { sampler, calls, traced } of cases) {
+    await using receiver = new Receiver();
+    await using daemon = await mcpDaemon({
+      env: { ...protobufEnv(receiver), OTEL_TRACES_SAMPLER: sampler },
+    });
+    for (const [session, traceparent] of calls) {
+      await callEcho(daemon, session, traceparent);
+    }
+    assert.equal(await daemon.stop(), 0, sampler);
+    const calledSpans = receiver.spans().filter((s) =>
+      s.name === "tools/call echo"
+    );
+    assert.deepEqual(
+      calledSpans.map((s) => s.attributes["beeuni.session.id"]).sort(),
+      traced,
+      sampler,
+    );
+    // The call's children follow it.
+    assert.equal(
+      receiver.spans().length,
+      calledSpans.reduce(
+        (n, s) => n + 1 + Object.keys(receiver.children(s)).length,
+        0,
+      ),
+      sampler,
+    );
+    if (sampler === "parentbased_always_off") {
+      assert.equal(calledSpans[0].parentSpanId, "8".repeat(16));
+    }
+    assert.ok(receiver.metricsByName()["beeuni_calls_total"], sampler);
+    assert.deepEqual(telemetryLines(daemon), [], sampler);
+  }
+});
+
+Deno.test("an OTEL_TRACES_SAMPLER or OTEL_TRACES_SAMPLER_ARG that cannot be used is said in one line naming the values to use, and spans still go (K2)", async () => {
+  await using receiver = new Receiver();
+  await using daemon = await mcpDaemon({
+    env: {
+      ...protobufEnv(receiver),
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "half",
+    },
+  });
+  await callEcho(daemon, "s-ratio");
+  await receiver.span("tools/call echo");
+  assert.equal(await daemon.stop(), 0);
+  assert.deepEqual(telemetryLines(daemon), [
+    '[telemetry] OTEL_TRACES_SAMPLER_ARG "half" is not a ratio, sampling every trace: use a number from 0 to 1',
+  ]);
+  const lines: string[] = [];
+  const telemetry = await startOtlpExport({
+    env: { ...protobufEnv(receiver), OTEL_TRACES_SAMPLER: "jaeger_remote" },
+    host: { subscribe: () => () => {} },
+    log: (line) => lines.push(line),
+  });
+  await telemetry?.shutdown();
+  assert.deepEqual(lines, [
+    '[telemetry] OTEL_TRACES_SAMPLER "jaeger_remote" is not supported, sampling as parentbased_always_on: use one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio',
+  ]);
 });
 
 Deno.test("without an OTLP endpoint, or with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, nothing is exported (K2)", async () => {
