@@ -3,7 +3,8 @@
 // - "off": this checkout's daemon without any OTEL_* variable (nothing of
 //   OpenTelemetry is loaded);
 // - "on": the same daemon exporting spans to a local OTLP/HTTP receiver
-//   (OTEL_EXPORTER_OTLP_ENDPOINT set; the SDK is imported at start);
+//   (OTEL_EXPORTER_OTLP_ENDPOINT set, protobuf as by default; the SDK is
+//   imported at start);
 // - "before" (with `--before <checkout>`): another checkout's daemon, such
 //   as the code before traces, without the variables.
 //
@@ -53,7 +54,12 @@ const receiver = Deno.serve(
   async (request) => {
     await request.arrayBuffer();
     exports++;
-    return Response.json({});
+    // An empty export response, in the request's encoding.
+    return request.headers.get("content-type") === "application/json"
+      ? Response.json({})
+      : new Response(new Uint8Array(), {
+        headers: { "content-type": "application/x-protobuf" },
+      });
   },
 );
 
