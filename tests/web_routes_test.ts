@@ -52,7 +52,12 @@ async function setUp() {
   });
   // The clock one-time codes expire by, moved by the tests.
   const clock = { now: 1_000_000 };
-  const web = createWebHandler({ host, now: () => clock.now });
+  const web = createWebHandler({
+    host,
+    now: () => clock.now,
+    // No session is kept there: the folder is empty.
+    sessionsDir: repo.dir,
+  });
   const logs: string[] = [];
   const handler = createHandler({
     host,
@@ -264,6 +269,24 @@ Deno.test("the page's API needs the bearer token and a loopback Host, like every
   const unknown = await ui.authed("/ui/api/nothing");
   assert.equal(unknown.status, 404);
   await unknown.body?.cancel();
+});
+
+Deno.test("a session path the page cannot have sent is a clear 4xx, never a 500: malformed percent-encoding, a path out of the sessions folder, an unknown id", async () => {
+  await using ui = await setUp();
+  const malformed = await ui.authed("/ui/api/sessions/%E0%A4");
+  assert.equal(malformed.status, 400);
+  assert.deepEqual(await malformed.json(), {
+    error: "malformed percent-encoding in the path",
+  });
+  const escape = await ui.authed("/ui/api/sessions/..%2F..%2Fsecrets");
+  assert.equal(escape.status, 404);
+  assert.match((await escape.json()).error, /^invalid session id "/);
+  const unknown = await ui.authed("/ui/api/sessions/20261202T000000-abcdef");
+  assert.equal(unknown.status, 404);
+  assert.match(
+    (await unknown.json()).error,
+    /^no session "20261202T000000-abcdef"/,
+  );
 });
 
 Deno.test("/ui/api/tools lists what an agent gets with kind and source, what it does not, and the load errors (T8)", async () => {

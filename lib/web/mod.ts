@@ -73,6 +73,7 @@ import {
 } from "./_session.ts";
 import {
   DAEMON_PRINCIPAL,
+  decodeSegment,
   HttpError,
   type Mount,
   type Principal,
@@ -352,7 +353,7 @@ export function createWebHandler(options: WebOptions): WebHandler {
         if (url.pathname.startsWith("/ui/api/sessions/")) {
           return sessionAnswer(
             options.sessionsDir,
-            decodeURIComponent(url.pathname.slice("/ui/api/sessions/".length)),
+            decodeSegment(url.pathname.slice("/ui/api/sessions/".length)),
             request.signal,
             agents,
           );
