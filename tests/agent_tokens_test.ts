@@ -360,6 +360,20 @@ Deno.test("over REST an agent token acts only as its agents: another agent's lis
   // A call without an agent acts as the token's first.
   const first = await callAs(daemon, both, "whoami", { sessionId: "s1" });
   assert.deepEqual(first, { status: 200, body: { output: "b" } });
+  // Its answer goes out as the daemon token's does: a fixed body with its
+  // length, not re-wrapped into a chunked stream.
+  const plain = await as(daemon, both)("/beeuni/tools/whoami", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sessionId: "s1" }),
+  });
+  const text = await plain.text();
+  assert.deepEqual(JSON.parse(text), { output: "b" });
+  assert.equal(
+    plain.headers.get("content-length"),
+    String(new TextEncoder().encode(text).length),
+  );
+  assert.equal(plain.headers.get("transfer-encoding"), null);
   const named = await callAs(daemon, both, "whoami", {
     sessionId: "s1",
     agent: "a",

@@ -6,10 +6,11 @@ import type { AgentTokenPrincipal, AgentTokens } from "./principal.ts";
 
 /** Whether `response` is a stream of server-sent events. */
 function isEventStream(response: Response): boolean {
-  return response.body !== null &&
-    (response.headers.get("content-type") ?? "").startsWith(
-      "text/event-stream",
-    );
+  // The type first: reading `body` turns a fixed body into a stream, which
+  // the server then sends chunked, more slowly.
+  return (response.headers.get("content-type") ?? "").startsWith(
+    "text/event-stream",
+  ) && response.body !== null;
 }
 
 /**
