@@ -4,7 +4,7 @@
 // filtered and followed (K2).
 
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beeuni, CLI, exists, isolatedState, tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
@@ -168,6 +168,43 @@ Deno.test("a call carrying the caller's trace context is recorded with its trace
   assert.equal(line.traceId, traceId);
   assert.equal(line.transport, "cli");
   assert.deepEqual(rest, []);
+});
+
+Deno.test("the daemon's forced exit writes the lines gathered for the record's next batch at once, and none after (K2)", async () => {
+  // The recorder as the daemon runs it, on a real file, with a batch delay
+  // no test waits out: only the forced exit's own write can put the line
+  // there before the next statement reads the file.
+  await using state = await isolatedState();
+  await using p = await hostProject({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
+  });
+  const dir = join(state.env.XDG_STATE_HOME, "record");
+  const recording = recordCalls(p.host, {
+    dir,
+    secrets: () => ({}),
+    batchMs: 3_600_000,
+    log: (line) => p.logs.push(line),
+  });
+  await p.host.call({
+    name: "echo",
+    args: { text: "t" },
+    sessionId: "forced",
+    agent: "build",
+  });
+  assert.equal(exists(join(dir, "calls.jsonl")), false);
+  recording.stopNow();
+  const written = readFileSync(join(dir, "calls.jsonl"), "utf8");
+  assert.equal(written.split("\n").length, 2, written);
+  assert.equal(JSON.parse(written).session, "forced");
+  assert.equal(statSync(join(dir, "calls.jsonl")).mode & 0o777, 0o600);
+  await p.host.call({ name: "echo", args: {}, sessionId: "s", agent: "build" });
+  await recording.stop();
+  assert.deepEqual(
+    (await lines(join(dir, "calls.jsonl"))).map((line) => line.session),
+    ["forced"],
+  );
+  assert.deepEqual(p.logs.filter((line) => line.startsWith("[record]")), []);
 });
 
 Deno.test("beeuni mcp records its calls as the daemon does, transport mcp, the last ones written when it ends (K2)", async () => {
