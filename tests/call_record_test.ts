@@ -12,7 +12,11 @@ import { RawMcp, StdioServer } from "./_mcp.ts";
 import { startModelServer } from "./_model_servers.ts";
 import { projectKey } from "../lib/common/mod.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
-import { callRecordPath, recordCalls } from "../lib/telemetry/mod.ts";
+import {
+  CallRecorder,
+  callRecordPath,
+  recordCalls,
+} from "../lib/telemetry/mod.ts";
 import { project as hostProject } from "./_host.ts";
 
 const ECHO = `export default {
@@ -502,4 +506,162 @@ Deno.test("beeuni logs --follow prints the calls made after it started, on acros
   );
   // The record did rotate under the follower.
   assert.ok(exists(callRecordPath(recordDir(daemon.stateDir, root), 2)));
+});
+
+/** `beeuni logs --follow --json` in the project at `root`, its output gathered as it comes. */
+function follower(root: string, env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", CLI, "logs", "--follow", "--json"],
+    cwd: root,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const decoder = new TextDecoder();
+  const seen = { out: "", err: "" };
+  const pumped = Promise.all([
+    (async () => {
+      for await (const chunk of child.stdout) {
+        seen.out += decoder.decode(chunk, { stream: true });
+      }
+    })(),
+    (async () => {
+      for await (const chunk of child.stderr) {
+        seen.err += decoder.decode(chunk, { stream: true });
+      }
+    })(),
+  ]);
+  return {
+    seen,
+    /** The sessions of the calls printed so far, in order. */
+    sessions(): string[] {
+      return seen.out.split("\n").filter((line) => line !== "").map((line) =>
+        JSON.parse(line).session
+      );
+    },
+    /** Stops it with SIGINT; its exit code. */
+    async stop(): Promise<number> {
+      try {
+        child.kill("SIGINT");
+      } catch {
+        // Already ended.
+      }
+      const { code } = await child.status;
+      await pumped;
+      return code;
+    },
+  };
+}
+
+/** The end of one call of `echo` in `session`, as the host tells it. */
+function callEnd(id: number, session: string) {
+  return {
+    type: "call-end" as const,
+    id: String(id),
+    name: "echo",
+    agent: "build",
+    sessionId: session,
+    durationMs: 1,
+    transport: "cli" as const,
+    outcome: { ok: true as const, output: "echo" },
+  };
+}
+
+Deno.test("beeuni logs --follow prints every line exactly once and in order while the record rotates several times between two of its looks (K2)", async () => {
+  await using state = await isolatedState();
+  await using repo = await tempRepo({ "beeuni.yaml": "tools: {}\n" });
+  const dir = recordDir(state.env.XDG_STATE_HOME, repo.dir);
+  // One line a file: each write past the first rotates, keeping three.
+  const recorder = new CallRecorder({
+    dir,
+    content: () => ({}),
+    secrets: () => ({}),
+    maxBytes: 1,
+    log: (line) => assert.fail(line),
+  });
+  let n = 0;
+  const write = async (session: string) => {
+    recorder.observe(callEnd(n++, session));
+    await recorder.flush();
+  };
+  await write("first");
+  const follow = follower(repo.dir, state.env);
+  const expected = ["first"];
+  try {
+    await waitFor("the first line", () => follow.sessions().length === 1);
+    // Bursts of three rotations, each written in a few milliseconds: the
+    // follower (looking every 200 ms) mostly sees the followed file at
+    // calls.3.jsonl and two files made after it. Three, not more: a
+    // fourth would remove a file the follower never saw.
+    for (let burst = 0; burst < 6; burst++) {
+      for (let i = 0; i < 3; i++) {
+        const session = `b${burst}-${i}`;
+        expected.push(session);
+        await write(session);
+      }
+      // Until its last line is printed: a line missed shows in the list below.
+      await waitFor(
+        `burst ${burst}`,
+        () => follow.sessions().includes(expected.at(-1)!),
+      );
+    }
+  } finally {
+    assert.equal(await follow.stop(), 0, follow.seen.err);
+    await recorder.close();
+  }
+  assert.deepEqual(follow.sessions(), expected);
+  assert.equal(follow.seen.err, "");
+  assert.ok(exists(callRecordPath(dir, 3)));
+});
+
+Deno.test("beeuni logs --follow on a project with no record yet says it waits, then prints the first call once it is recorded (K2)", async () => {
+  await using state = await isolatedState();
+  await using p = await served(
+    { "tools/echo.ts": ECHO, "beeuni.yaml": ECHO_ONLY },
+    state.env,
+  );
+  const { daemon, dir: root } = p;
+  const follow = follower(root, state.env);
+  try {
+    await waitFor(
+      "the note",
+      () => follow.seen.err.includes("No calls recorded yet"),
+    );
+    assert.equal(
+      follow.seen.err,
+      "No calls recorded yet: waiting for the first (Ctrl-C to stop)\n",
+    );
+    assert.equal(follow.seen.out, "");
+    await daemon.call("echo", {
+      args: { text: "hi" },
+      sessionId: "the-first",
+      agent: "build",
+    });
+    await waitFor("the first call", () => follow.sessions().length === 1);
+  } finally {
+    assert.equal(await follow.stop(), 0, follow.seen.err);
+  }
+  const [line] = follow.seen.out.split("\n");
+  assert.deepEqual(
+    {
+      ...JSON.parse(line),
+      time: undefined,
+      id: undefined,
+      durationMs: undefined,
+    },
+    {
+      time: undefined,
+      id: undefined,
+      durationMs: undefined,
+      tool: "echo",
+      agent: "build",
+      session: "the-first",
+      transport: "http",
+      outcome: "ok",
+      outputBytes: "echo:hi".length,
+      truncated: false,
+    },
+  );
+  assert.deepEqual(follow.sessions(), ["the-first"]);
 });
