@@ -79,6 +79,32 @@ async function served(
   }
 }
 
+/**
+ * A host serving the echo tool, its calls recorded into a folder under
+ * `env`'s state folder, written in batches `batchMs` apart; the host
+ * closed at the end.
+ */
+async function recordedHost(env: Record<string, string>, batchMs?: number) {
+  const p = await hostProject({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
+  });
+  const dir = join(env.XDG_STATE_HOME, "record");
+  const recording = recordCalls(p.host, {
+    dir,
+    secrets: () => ({}),
+    batchMs,
+    log: (line) => p.logs.push(line),
+  });
+  return {
+    host: p.host,
+    logs: p.logs,
+    dir,
+    recording,
+    [Symbol.asyncDispose]: () => p[Symbol.asyncDispose](),
+  };
+}
+
 const ECHO_ONLY = MANIFEST.replace("  fail: tools/fail.ts\n", "");
 
 Deno.test("each call over REST and MCP lands as one 0600 JSON line with its facts and no arguments, outputs or error messages (K2)", async () => {
@@ -147,16 +173,8 @@ Deno.test("each call over REST and MCP lands as one 0600 JSON line with its fact
 
 Deno.test("a call carrying the caller's trace context is recorded with its trace id; calls after the recorder stops are not (K2)", async () => {
   await using state = await isolatedState();
-  await using p = await hostProject({
-    "tools/echo.ts": ECHO,
-    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
-  });
-  const dir = join(state.env.XDG_STATE_HOME, "record");
-  const recording = recordCalls(p.host, {
-    dir,
-    secrets: () => ({}),
-    log: (line) => p.logs.push(line),
-  });
+  await using p = await recordedHost(state.env);
+  const { dir, recording } = p;
   const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
   await p.host.call({
     name: "echo",
@@ -179,17 +197,8 @@ Deno.test("the daemon's forced exit writes the lines gathered for the record's n
   // no test waits out: only the forced exit's own write can put the line
   // there before the next statement reads the file.
   await using state = await isolatedState();
-  await using p = await hostProject({
-    "tools/echo.ts": ECHO,
-    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
-  });
-  const dir = join(state.env.XDG_STATE_HOME, "record");
-  const recording = recordCalls(p.host, {
-    dir,
-    secrets: () => ({}),
-    batchMs: 3_600_000,
-    log: (line) => p.logs.push(line),
-  });
+  await using p = await recordedHost(state.env, 3_600_000);
+  const { dir, recording } = p;
   await p.host.call({
     name: "echo",
     args: { text: "t" },
