@@ -4,7 +4,7 @@
 // filtered and followed (K2).
 
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beeuni, CLI, exists, isolatedState, tempRepo } from "./_helpers.ts";
 import { startDaemon, waitFor } from "./_daemon.ts";
@@ -12,7 +12,11 @@ import { RawMcp, StdioServer } from "./_mcp.ts";
 import { startModelServer } from "./_model_servers.ts";
 import { projectKey } from "../lib/common/mod.ts";
 import { setSecret } from "../lib/secrets/mod.ts";
-import { callRecordPath, recordCalls } from "../lib/telemetry/mod.ts";
+import {
+  CallRecorder,
+  callRecordPath,
+  recordCalls,
+} from "../lib/telemetry/mod.ts";
 import { project as hostProject } from "./_host.ts";
 
 const ECHO = `export default {
@@ -73,6 +77,32 @@ async function served(
     await repo[Symbol.asyncDispose]();
     throw error;
   }
+}
+
+/**
+ * A host serving the echo tool, its calls recorded into a folder under
+ * `env`'s state folder, written in batches `batchMs` apart; the host
+ * closed at the end.
+ */
+async function recordedHost(env: Record<string, string>, batchMs?: number) {
+  const p = await hostProject({
+    "tools/echo.ts": ECHO,
+    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
+  });
+  const dir = join(env.XDG_STATE_HOME, "record");
+  const recording = recordCalls(p.host, {
+    dir,
+    secrets: () => ({}),
+    batchMs,
+    log: (line) => p.logs.push(line),
+  });
+  return {
+    host: p.host,
+    logs: p.logs,
+    dir,
+    recording,
+    [Symbol.asyncDispose]: () => p[Symbol.asyncDispose](),
+  };
 }
 
 const ECHO_ONLY = MANIFEST.replace("  fail: tools/fail.ts\n", "");
@@ -143,16 +173,8 @@ Deno.test("each call over REST and MCP lands as one 0600 JSON line with its fact
 
 Deno.test("a call carrying the caller's trace context is recorded with its trace id; calls after the recorder stops are not (K2)", async () => {
   await using state = await isolatedState();
-  await using p = await hostProject({
-    "tools/echo.ts": ECHO,
-    "beeuni.yaml": "tools:\n  echo: tools/echo.ts\n",
-  });
-  const dir = join(state.env.XDG_STATE_HOME, "record");
-  const recording = recordCalls(p.host, {
-    dir,
-    secrets: () => ({}),
-    log: (line) => p.logs.push(line),
-  });
+  await using p = await recordedHost(state.env);
+  const { dir, recording } = p;
   const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
   await p.host.call({
     name: "echo",
@@ -168,6 +190,34 @@ Deno.test("a call carrying the caller's trace context is recorded with its trace
   assert.equal(line.traceId, traceId);
   assert.equal(line.transport, "cli");
   assert.deepEqual(rest, []);
+});
+
+Deno.test("the daemon's forced exit writes the lines gathered for the record's next batch at once, and none after (K2)", async () => {
+  // The recorder as the daemon runs it, on a real file, with a batch delay
+  // no test waits out: only the forced exit's own write can put the line
+  // there before the next statement reads the file.
+  await using state = await isolatedState();
+  await using p = await recordedHost(state.env, 3_600_000);
+  const { dir, recording } = p;
+  await p.host.call({
+    name: "echo",
+    args: { text: "t" },
+    sessionId: "forced",
+    agent: "build",
+  });
+  assert.equal(exists(join(dir, "calls.jsonl")), false);
+  recording.stopNow();
+  const written = readFileSync(join(dir, "calls.jsonl"), "utf8");
+  assert.equal(written.split("\n").length, 2, written);
+  assert.equal(JSON.parse(written).session, "forced");
+  assert.equal(statSync(join(dir, "calls.jsonl")).mode & 0o777, 0o600);
+  await p.host.call({ name: "echo", args: {}, sessionId: "s", agent: "build" });
+  await recording.stop();
+  assert.deepEqual(
+    (await lines(join(dir, "calls.jsonl"))).map((line) => line.session),
+    ["forced"],
+  );
+  assert.deepEqual(p.logs.filter((line) => line.startsWith("[record]")), []);
 });
 
 Deno.test("beeuni mcp records its calls as the daemon does, transport mcp, the last ones written when it ends (K2)", async () => {
@@ -465,4 +515,162 @@ Deno.test("beeuni logs --follow prints the calls made after it started, on acros
   );
   // The record did rotate under the follower.
   assert.ok(exists(callRecordPath(recordDir(daemon.stateDir, root), 2)));
+});
+
+/** `beeuni logs --follow --json` in the project at `root`, its output gathered as it comes. */
+function follower(root: string, env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", CLI, "logs", "--follow", "--json"],
+    cwd: root,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const decoder = new TextDecoder();
+  const seen = { out: "", err: "" };
+  const pumped = Promise.all([
+    (async () => {
+      for await (const chunk of child.stdout) {
+        seen.out += decoder.decode(chunk, { stream: true });
+      }
+    })(),
+    (async () => {
+      for await (const chunk of child.stderr) {
+        seen.err += decoder.decode(chunk, { stream: true });
+      }
+    })(),
+  ]);
+  return {
+    seen,
+    /** The sessions of the calls printed so far, in order. */
+    sessions(): string[] {
+      return seen.out.split("\n").filter((line) => line !== "").map((line) =>
+        JSON.parse(line).session
+      );
+    },
+    /** Stops it with SIGINT; its exit code. */
+    async stop(): Promise<number> {
+      try {
+        child.kill("SIGINT");
+      } catch {
+        // Already ended.
+      }
+      const { code } = await child.status;
+      await pumped;
+      return code;
+    },
+  };
+}
+
+/** The end of one call of `echo` in `session`, as the host tells it. */
+function callEnd(id: number, session: string) {
+  return {
+    type: "call-end" as const,
+    id: String(id),
+    name: "echo",
+    agent: "build",
+    sessionId: session,
+    durationMs: 1,
+    transport: "cli" as const,
+    outcome: { ok: true as const, output: "echo" },
+  };
+}
+
+Deno.test("beeuni logs --follow prints every line exactly once and in order while the record rotates several times between two of its looks (K2)", async () => {
+  await using state = await isolatedState();
+  await using repo = await tempRepo({ "beeuni.yaml": "tools: {}\n" });
+  const dir = recordDir(state.env.XDG_STATE_HOME, repo.dir);
+  // One line a file: each write past the first rotates, keeping three.
+  const recorder = new CallRecorder({
+    dir,
+    content: () => ({}),
+    secrets: () => ({}),
+    maxBytes: 1,
+    log: (line) => assert.fail(line),
+  });
+  let n = 0;
+  const write = async (session: string) => {
+    recorder.observe(callEnd(n++, session));
+    await recorder.flush();
+  };
+  await write("first");
+  const follow = follower(repo.dir, state.env);
+  const expected = ["first"];
+  try {
+    await waitFor("the first line", () => follow.sessions().length === 1);
+    // Bursts of three and four rotations, each written in a few
+    // milliseconds: the follower (looking every 200 ms) mostly finds the
+    // file it follows at calls.3.jsonl, or removed, and the files made
+    // after it. Not more: a fifth would remove a file it never saw.
+    for (let burst = 0; burst < 6; burst++) {
+      for (let i = 0; i < 3 + burst % 2; i++) {
+        const session = `b${burst}-${i}`;
+        expected.push(session);
+        await write(session);
+      }
+      // Until its last line is printed: a line missed shows in the list below.
+      await waitFor(
+        `burst ${burst}`,
+        () => follow.sessions().includes(expected.at(-1)!),
+      );
+    }
+  } finally {
+    assert.equal(await follow.stop(), 0, follow.seen.err);
+    await recorder.close();
+  }
+  assert.deepEqual(follow.sessions(), expected);
+  assert.equal(follow.seen.err, "");
+  assert.ok(exists(callRecordPath(dir, 3)));
+});
+
+Deno.test("beeuni logs --follow on a project with no record yet says it waits, then prints the first call once it is recorded (K2)", async () => {
+  await using state = await isolatedState();
+  await using p = await served(
+    { "tools/echo.ts": ECHO, "beeuni.yaml": ECHO_ONLY },
+    state.env,
+  );
+  const { daemon, dir: root } = p;
+  const follow = follower(root, state.env);
+  try {
+    await waitFor(
+      "the note",
+      () => follow.seen.err.includes("No calls recorded yet"),
+    );
+    assert.equal(
+      follow.seen.err,
+      "No calls recorded yet: waiting for the first (Ctrl-C to stop)\n",
+    );
+    assert.equal(follow.seen.out, "");
+    await daemon.call("echo", {
+      args: { text: "hi" },
+      sessionId: "the-first",
+      agent: "build",
+    });
+    await waitFor("the first call", () => follow.sessions().length === 1);
+  } finally {
+    assert.equal(await follow.stop(), 0, follow.seen.err);
+  }
+  const [line] = follow.seen.out.split("\n");
+  assert.deepEqual(
+    {
+      ...JSON.parse(line),
+      time: undefined,
+      id: undefined,
+      durationMs: undefined,
+    },
+    {
+      time: undefined,
+      id: undefined,
+      durationMs: undefined,
+      tool: "echo",
+      agent: "build",
+      session: "the-first",
+      transport: "http",
+      outcome: "ok",
+      outputBytes: "echo:hi".length,
+      truncated: false,
+    },
+  );
+  assert.deepEqual(follow.sessions(), ["the-first"]);
 });

@@ -20,6 +20,8 @@ export interface DaemonTelemetry {
   mount: Mount;
   /** Stops counting and recording; writes the record's last lines. */
   close(): Promise<void>;
+  /** For an exit that cannot wait: stops counting and writes the record's last lines at once (spans not yet sent are lost). */
+  closeNow(): void;
 }
 
 /** What the daemon's telemetry needs to know. */
@@ -99,6 +101,10 @@ export async function startTelemetry(
       await recording.stop();
       // Last: the final export holds every call counted and recorded.
       await otlp?.shutdown();
+    },
+    closeNow(): void {
+      detach();
+      recording.stopNow();
     },
   };
 }

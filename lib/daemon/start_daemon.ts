@@ -122,9 +122,10 @@ export interface RunningDaemon {
   /** Stops serving, aborts running calls, closes the host, removes the token file (unless another daemon still uses it). */
   close(): Promise<void>;
   /**
-   * For an exit that cannot wait: stops watching and gives up the token
-   * file at once (as `close()` does), without waiting for anything. The
-   * tool runners end when the process does.
+   * For an exit that cannot wait: stops watching, writes the call
+   * record's gathered lines and gives up the token file at once (as
+   * `close()` does), without waiting for anything. The tool runners end
+   * when the process does.
    */
   closeNow(): void;
 }
@@ -406,6 +407,8 @@ export async function startDaemon(
       reloader?.close();
       void opencode?.close();
       place?.releaseNow();
+      // The lines gathered for the record's next write would be lost.
+      telemetry.closeNow();
       flush();
       token.releaseNow();
     },

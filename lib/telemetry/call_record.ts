@@ -17,6 +17,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { appendFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Host, HostEvent } from "../host/mod.ts";
@@ -179,6 +180,7 @@ export class CallRecorder {
   #writing: Promise<void> = Promise.resolve();
   #failed = false;
   #madeDir = false;
+  #closedNow = false;
 
   /** A recorder writing into `options.dir`. */
   constructor(options: CallRecorderOptions) {
@@ -197,7 +199,7 @@ export class CallRecorder {
       if (this.#o.content().arguments) this.#args.set(event.id, event.args);
       return;
     }
-    if (event.type !== "call-end") return;
+    if (event.type !== "call-end" || this.#closedNow) return;
     const args = this.#args.get(event.id);
     const hadArgs = this.#args.delete(event.id);
     const content = this.#o.content();
@@ -247,6 +249,47 @@ export class CallRecorder {
     await this.flush();
   }
 
+  /**
+   * For an exit that cannot wait: writes the lines gathered so far at once,
+   * with one synchronous append (the file is not rotated: the next writer
+   * does it), and takes no line after. A batch already being written in
+   * the background is not waited for. Never throws: a failed write is
+   * logged as any other.
+   */
+  closeNow(): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    this.#closedNow = true;
+    const lines = this.#pending;
+    this.#pending = [];
+    if (lines.length === 0) return;
+    try {
+      const text = this.#text(lines);
+      mkdirSync(this.#o.dir, { recursive: true, mode: 0o700 });
+      appendFileSync(this.#file, text, { mode: 0o600, flag: "a" });
+    } catch (error) {
+      this.#failedWrite(error);
+    }
+  }
+
+  #failedWrite(error: unknown): void {
+    // One line per run of failures: the calls go on either way.
+    if (!this.#failed) {
+      try {
+        this.#o.log(
+          `[record] cannot write the call record "${this.#file}": ${
+            errorMessage(error)
+          }; calls go on unrecorded until it can`,
+        );
+      } catch {
+        // Nowhere to tell it.
+      }
+    }
+    this.#failed = true;
+  }
+
   #text(lines: CallRecordLine[]): string {
     const content = lines.some((line) =>
       "args" in line || "output" in line || "error" in line
@@ -294,15 +337,7 @@ export class CallRecorder {
       await appendFile(this.#file, text, { mode: 0o600, flag: "a" });
       this.#failed = false;
     } catch (error) {
-      // One line per run of failures: the calls go on either way.
-      if (!this.#failed) {
-        this.#o.log(
-          `[record] cannot write the call record "${this.#file}": ${
-            errorMessage(error)
-          }; calls go on unrecorded until it can`,
-        );
-      }
-      this.#failed = true;
+      this.#failedWrite(error);
     }
   }
 
@@ -331,6 +366,8 @@ export interface RecordingCalls {
   recorder: CallRecorder;
   /** Stops listening and writes what is gathered. */
   stop(): Promise<void>;
+  /** For an exit that cannot wait: stops listening and writes what is gathered at once ({@linkcode CallRecorder.closeNow}). */
+  stopNow(): void;
 }
 
 /**
@@ -352,6 +389,10 @@ export function recordCalls(
     async stop(): Promise<void> {
       unsubscribe();
       await recorder.close();
+    },
+    stopNow(): void {
+      unsubscribe();
+      recorder.closeNow();
     },
   };
 }

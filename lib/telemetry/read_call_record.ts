@@ -86,6 +86,20 @@ function takeLines(
   }
 }
 
+/** The bytes of the open file `fd` from `offset` to its end. */
+function bytesFrom(fd: number, offset: number): Buffer {
+  const size = fstatSync(fd).size;
+  if (size <= offset) return Buffer.alloc(0);
+  const buffer = Buffer.alloc(size - offset);
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, offset + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
+}
+
 /** A file's bytes from `offset` to its end, or nothing when it is gone. */
 function readFrom(file: string, offset: number): Buffer | undefined {
   let fd: number;
@@ -95,16 +109,7 @@ function readFrom(file: string, offset: number): Buffer | undefined {
     return undefined;
   }
   try {
-    const size = fstatSync(fd).size;
-    if (size <= offset) return Buffer.alloc(0);
-    const buffer = Buffer.alloc(size - offset);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, offset + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
+    return bytesFrom(fd, offset);
   } finally {
     closeSync(fd);
   }
@@ -136,11 +141,92 @@ export interface FollowOptions {
   intervalMs?: number;
 }
 
+/** A record file open for reading, and how far it has been read. */
+interface OpenFile {
+  path: string;
+  fd: number;
+  ino: number;
+  dev: number;
+  mtimeMs: number;
+  offset: number;
+  lineNo: { n: number };
+}
+
+function closeFile(file: OpenFile): void {
+  try {
+    closeSync(file.fd);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * The record's files, oldest first, each open: the paths are listed until
+ * two listings agree, and each file opened is checked to be the one
+ * listed, so a rotation meanwhile never mixes two moments up.
+ */
+function openRecordFiles(dir: string): OpenFile[] {
+  const listing = () =>
+    callRecordFiles(dir).map((path) => {
+      try {
+        const { ino, dev } = statSync(path);
+        return `${path}\0${ino}\0${dev}`;
+      } catch {
+        return `${path}\0gone`;
+      }
+    }).join("\n");
+  for (let attempt = 0;; attempt++) {
+    let before = listing();
+    for (let n = 0; n < 10; n++) {
+      const again = listing();
+      if (again === before) break;
+      before = again;
+    }
+    const files: OpenFile[] = [];
+    let same = true;
+    for (const entry of before === "" ? [] : before.split("\n")) {
+      const [path, ino, dev] = entry.split("\0");
+      let fd: number;
+      try {
+        fd = openSync(path, "r");
+      } catch {
+        same = false;
+        break;
+      }
+      const stats = fstatSync(fd);
+      files.push({
+        path,
+        fd,
+        ino: stats.ino,
+        dev: stats.dev,
+        mtimeMs: stats.mtimeMs,
+        offset: 0,
+        lineNo: { n: 0 },
+      });
+      if (String(stats.ino) !== ino || String(stats.dev) !== dev) {
+        same = false;
+        break;
+      }
+    }
+    // Still rotating after a few tries: read what was listed last.
+    if (same || attempt >= 10) return files;
+    files.forEach(closeFile);
+  }
+}
+
+/** Reads the whole lines `file` holds past its offset into `sink`. */
+function readOn(file: OpenFile, sink: RecordSink): void {
+  const text = bytesFrom(file.fd, file.offset);
+  file.offset += takeLines(text, file.path, file.lineNo, sink);
+}
+
 /**
  * Reads the record in `dir` as {@linkcode readCallRecord} does, then every
- * line appended after, until `options.signal` aborts. When the file is
- * rotated, the rest of the old one is read first, then the new one from
- * its start. Looks at the file on a timer.
+ * line appended after, until `options.signal` aborts. Looks at the record
+ * on a timer. The file followed stays open, so its last lines are read
+ * wherever rotation moved it (or after it was removed); then the files
+ * made after it, oldest first, however many rotations came between two
+ * looks (as long as the newest of them has not been rotated out).
  *
  * @returns A promise that resolves once `signal` aborts.
  */
@@ -150,53 +236,57 @@ export async function followCallRecord(
   options: FollowOptions,
 ): Promise<void> {
   const current = callRecordPath(dir);
-  // The rotated files, then the current one from its start, on its own
-  // offset: no line appended meanwhile is missed.
-  for (const file of callRecordFiles(dir)) {
-    if (file !== current) readWhole(file, sink);
-  }
-  const identity = (file: string) => {
-    try {
-      const stats = statSync(file);
-      return { ino: stats.ino, dev: stats.dev, size: stats.size };
-    } catch {
-      return undefined;
+  let followed: OpenFile | undefined;
+  const look = () => {
+    if (followed !== undefined) {
+      readOn(followed, sink);
+      try {
+        const now = statSync(current);
+        if (now.ino === followed.ino && now.dev === followed.dev) return;
+      } catch {
+        // Rotated away, or removed: the files now present say which.
+      }
     }
+    const files = openRecordFiles(dir);
+    let newer = files;
+    const was = followed;
+    if (was !== undefined) {
+      // The followed file's last lines, written before it moved.
+      readOn(was, sink);
+      const at = files.findIndex((file) =>
+        file.ino === was.ino && file.dev === was.dev
+      );
+      // Rotated out of the kept files: those made after it are the ones
+      // written since it last was.
+      const lastWritten = fstatSync(was.fd).mtimeMs;
+      newer = at >= 0
+        ? files.slice(at + 1)
+        : files.filter((file) => file.mtimeMs >= lastWritten);
+    }
+    for (const file of newer) readOn(file, sink);
+    // The newest file read is followed on; until a newer one appears, the
+    // one followed so far.
+    followed = newer.at(-1) ?? was;
+    for (const file of files) if (file !== followed) closeFile(file);
+    if (was !== undefined && was !== followed) closeFile(was);
   };
-  let seen = identity(current);
-  let offset = 0;
-  const lineNo = { n: 0 };
-  const readOn = (file: string) => {
-    const text = readFrom(file, offset);
-    if (text) offset += takeLines(text, file, lineNo, sink);
-  };
-  if (seen !== undefined) readOn(current);
   const { signal } = options;
-  while (!signal.aborted) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, options.intervalMs ?? 200);
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      }
-      signal.addEventListener("abort", done, { once: true });
-    });
-    if (signal.aborted) break;
-    const now = identity(current);
-    if (
-      seen !== undefined &&
-      (now === undefined || now.ino !== seen.ino || now.dev !== seen.dev)
-    ) {
-      // Rotated: the file followed is calls.1.jsonl now.
-      const moved = identity(callRecordPath(dir, 1));
-      if (moved?.ino === seen.ino && moved.dev === seen.dev) {
-        readOn(callRecordPath(dir, 1));
-      }
-      offset = 0;
-      lineNo.n = 0;
+  try {
+    look();
+    while (!signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, options.intervalMs ?? 200);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          resolve();
+        }
+        signal.addEventListener("abort", done, { once: true });
+      });
+      if (signal.aborted) break;
+      look();
     }
-    seen = now;
-    if (now !== undefined) readOn(current);
+  } finally {
+    if (followed !== undefined) closeFile(followed);
   }
 }
