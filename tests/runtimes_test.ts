@@ -14,7 +14,13 @@ import {
   tempRepo,
 } from "./_helpers.ts";
 import { testCacheEnv } from "./_npm_cache.ts";
-import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
+import {
+  DAEMON,
+  startDaemon,
+  startDaemonUnder,
+  type TestDaemon,
+  waitFor,
+} from "./_daemon.ts";
 import {
   bunBin,
   callThroughPlugin,
@@ -236,18 +242,9 @@ async function tokenAndTelemetryChecks(
   await check(
     "the daemon starts with OTEL_EXPORTER_OTLP_ENDPOINT set",
     async () => {
-      started = await startDaemon(dir, {
-        argv: [
-          ...argv,
-          DAEMON,
-          "--dir",
-          dir,
-          "--port",
-          "0",
-          "--no-opencode",
-          "--no-watch",
-        ],
-        env: { ...env, ...otelEnv(receiver) },
+      started = await startDaemonUnder(argv, dir, [], {
+        ...env,
+        ...otelEnv(receiver),
       });
     },
   );
