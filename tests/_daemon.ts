@@ -216,14 +216,16 @@ export async function startDaemon(
 /**
  * Starts `daemon.ts` on `dir` under another runtime (`runtime`: the
  * command that runs a script, e.g. `[node]`), without opencode files or
- * watching, with `args` after.
+ * watching, with `args` after and `env` added to its environment.
  */
 export async function startDaemonUnder(
   runtime: string[],
   dir: string,
   args: string[] = [],
+  env?: Record<string, string>,
 ): Promise<TestDaemon> {
   return await startDaemon(dir, {
+    env,
     argv: [
       ...runtime,
       DAEMON,

@@ -14,7 +14,13 @@ import {
   tempRepo,
 } from "./_helpers.ts";
 import { testCacheEnv } from "./_npm_cache.ts";
-import { DAEMON, startDaemon, type TestDaemon, waitFor } from "./_daemon.ts";
+import {
+  DAEMON,
+  startDaemon,
+  startDaemonUnder,
+  type TestDaemon,
+  waitFor,
+} from "./_daemon.ts";
 import {
   bunBin,
   callThroughPlugin,
@@ -30,6 +36,14 @@ import {
   RUNTIMES,
   type TestRuntime,
 } from "./_runtimes.ts";
+import { RawMcp } from "./_mcp.ts";
+import {
+  CALLER_SPAN,
+  CALLER_TRACE,
+  otelEnv,
+  Receiver,
+  TRACEPARENT,
+} from "./_otlp.ts";
 import { createHost } from "../mod.ts";
 import {
   checkBigOutput,
@@ -184,6 +198,183 @@ async function daemonChecks(
         const { body } = await call("legacy", { path: "/a/b.txt" });
         return body.output === "v2 b.txt";
       });
+    },
+  );
+}
+
+/** The tools agent `writer` of the matrix project sees. */
+const WRITER_TOOLS = ["memory", "scrape_webpage", "web_search", "word_count"];
+
+/**
+ * Agent tokens and the call's telemetry under `argv`'s runtime: a token made
+ * by `beeuni tokens new`, a daemon with OTLP export to a local receiver, the
+ * call record read with `beeuni logs`, `GET /metrics`, and `tokens rm`
+ * ending a stream opened with the token.
+ */
+async function tokenAndTelemetryChecks(
+  argv: string[],
+  dir: string,
+  check: (name: string, fn: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const env = { XDG_STATE_HOME: join(dir, ".state-tokens") };
+  const beeuni = (...args: string[]) =>
+    runArgv([...argv, CLI, ...args], dir, env);
+  let token = "";
+  await check(
+    "beeuni tokens new --agent writer prints a new token",
+    async () => {
+      const made = await beeuni(
+        "tokens",
+        "new",
+        "--agent",
+        "writer",
+        "--label",
+        "matrix",
+      );
+      assert.equal(made.code, 0, made.stderr);
+      assert.match(made.stdout, /^bt_[A-Za-z0-9_-]{43}\n$/);
+      token = made.stdout.trim();
+    },
+  );
+  if (token === "") return;
+  await using receiver = new Receiver();
+  let started: TestDaemon | undefined;
+  await check(
+    "the daemon starts with OTEL_EXPORTER_OTLP_ENDPOINT set",
+    async () => {
+      started = await startDaemonUnder(argv, dir, [], {
+        ...env,
+        ...otelEnv(receiver),
+      });
+    },
+  );
+  if (!started) return;
+  await using daemon = started;
+  const as = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("authorization", `Bearer ${token}`);
+    return daemon.fetch(path, { ...init, headers });
+  };
+  await check(
+    "an agent token lists only its agent's tools and gets 403 for another agent (K1)",
+    async () => {
+      const own = await as("/beeuni/tools");
+      assert.equal(own.status, 200);
+      const names = ((await own.json()).tools as { name: string }[])
+        .map((t) => t.name);
+      assert.deepEqual(names.sort(), WRITER_TOOLS);
+      const other = await as("/beeuni/tools?agent=planner");
+      assert.equal(other.status, 403);
+      assert.equal(
+        (await other.json()).error,
+        'this token acts only as agent "writer", not "planner": ask for it or use another token',
+      );
+    },
+  );
+  let called = false;
+  await check(
+    "a call with the agent token and a traceparent answers",
+    async () => {
+      const response = await as("/beeuni/tools/word_count", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          traceparent: TRACEPARENT,
+        },
+        body: JSON.stringify({ args: { text: "a b a" }, sessionId: "s-k" }),
+      });
+      assert.equal(response.status, 200);
+      assert.equal(JSON.parse((await response.json()).output).words, 3);
+      called = true;
+    },
+  );
+  if (called) {
+    await check(
+      "the call is on record: beeuni logs --json prints its line (K2)",
+      async () => {
+        let line: Record<string, unknown> | undefined;
+        await waitFor("the call's record", async () => {
+          const logs = await beeuni("logs", "--json", "--session", "s-k");
+          line = logs.stdout.trim().split("\n").filter(Boolean)
+            .map((text) => JSON.parse(text))[0];
+          return line !== undefined;
+        });
+        assert.deepEqual(
+          {
+            tool: line!.tool,
+            agent: line!.agent,
+            transport: line!.transport,
+            outcome: line!.outcome,
+            traceId: line!.traceId,
+          },
+          {
+            tool: "word_count",
+            agent: "writer",
+            transport: "http",
+            outcome: "ok",
+            traceId: CALLER_TRACE,
+          },
+        );
+      },
+    );
+    await check(
+      "GET /metrics counts the call in beeuni_calls_total (K2)",
+      async () => {
+        const response = await daemon.fetch("/metrics");
+        assert.equal(response.status, 200);
+        assert.match(
+          await response.text(),
+          /^beeuni_calls_total\{(?=[^}]*tool="word_count")(?=[^}]*agent="writer")(?=[^}]*outcome="ok")[^}]*\} 1$/m,
+        );
+      },
+    );
+    await check(
+      "the call's span reaches the OTLP receiver, continuing the caller's traceparent (K2)",
+      async () => {
+        const span = await receiver.span("tools/call word_count");
+        assert.equal(span.traceId, CALLER_TRACE);
+        assert.equal(span.parentSpanId, CALLER_SPAN);
+        assert.equal(span.attributes["beeuni.agent"], "writer");
+        assert.equal(span.attributes["beeuni.session.id"], "s-k");
+        assert.equal(span.attributes["beeuni.outcome"], "ok");
+      },
+    );
+  }
+  await check(
+    "after beeuni tokens rm a stream opened with the token ends at once, and its next request gets 401 (K1)",
+    async () => {
+      const mcp = new RawMcp(`${daemon.url}/mcp`, token);
+      await mcp.initialize();
+      // An MCP stream's first keep-alive is due 25 s after it opens, and a
+      // stream whose token is gone ends there too: ending sooner shows that
+      // the watch on the token file ended it, at once.
+      const keepAliveDue = AbortSignal.timeout(20_000);
+      const listen = await fetch(mcp.url, {
+        signal: keepAliveDue,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: "text/event-stream",
+          "mcp-session-id": mcp.sessionId!,
+          "mcp-protocol-version": mcp.version,
+        },
+      });
+      assert.equal(listen.status, 200);
+      // Resolves to what stopped the reading, if not the stream's end.
+      const reading = (async () => {
+        for await (const _ of listen.body!) { /* events before removal */ }
+      })().then(() => undefined, (error: unknown) => error);
+      const removed = await beeuni("tokens", "rm", "matrix");
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.match(removed.stdout, /^Removed token /);
+      const stopped = await reading;
+      if (stopped !== undefined) {
+        throw new Error(
+          `the stream did not end before its first keep-alive: the token file's watch did not end it (${stopped})`,
+        );
+      }
+      const after = await as("/beeuni/tools");
+      assert.equal(after.status, 401);
+      await after.body?.cancel();
     },
   );
 }
@@ -372,6 +563,7 @@ async function scenario(rt: TestRuntime): Promise<CheckResult[]> {
       assert.equal(await daemon.stop(), 0, daemon.stderr());
     },
   );
+  await tokenAndTelemetryChecks(argv, dir, check);
   const state = { XDG_STATE_HOME: join(dir, ".state") };
   await otherCommands(
     dir,
