@@ -24,11 +24,7 @@ import {
 import { loadRuntime } from "../runtime/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
 import { projectStateDir } from "../sessions/mod.ts";
-import {
-  recordCalls,
-  recordMaxBytesFrom,
-  startOtlpExport,
-} from "../telemetry/mod.ts";
+import { watchCalls } from "../telemetry/mod.ts";
 
 const OPTIONS = {
   manifest: MANIFEST_OPTION,
@@ -82,21 +78,20 @@ modules are picked up without a restart, and the client is told
       logManifest: false,
       log,
     });
-    // Spans of every call and reload, when an OTLP endpoint is set.
-    const telemetry = await startOtlpExport({ env: io.env, host, log });
+    // Each call on record, as the daemon records them, and spans of every
+    // call and reload when an OTLP endpoint is set.
+    const watched = await watchCalls(host, {
+      dir: projectStateDir(root, io.env),
+      secrets: () => readSecrets(root, io.env),
+      env: io.env,
+      log,
+    });
     logManifestDiagnostics(
       "mcp",
       relative(root, manifestFile),
       host.diagnostics(),
       log,
     );
-    // Each call on record, as the daemon records them.
-    const recording = recordCalls(host, {
-      dir: projectStateDir(root, io.env),
-      secrets: () => readSecrets(root, io.env),
-      maxBytes: recordMaxBytesFrom(io.env, log),
-      log,
-    });
     const server = serveStdio({
       host,
       agent,
@@ -137,8 +132,7 @@ modules are picked up without a restart, and the client is told
       stop?.();
       reloader?.close();
       await host.close();
-      await recording.stop();
-      await telemetry?.shutdown();
+      await watched.stop();
     }
     return 0;
   },

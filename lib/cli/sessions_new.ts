@@ -18,11 +18,7 @@ import { escapeControl, isProcessRunning } from "../common/mod.ts";
 import { locateManifest } from "../project/mod.ts";
 import { undefinedAgentNote } from "../manifest/mod.ts";
 import { readSecrets } from "../secrets/mod.ts";
-import {
-  recordCalls,
-  recordMaxBytesFrom,
-  startOtlpExport,
-} from "../telemetry/mod.ts";
+import { watchCalls } from "../telemetry/mod.ts";
 import { loadRuntime, selfCommand } from "../runtime/mod.ts";
 import {
   DEFAULT_MAX_STEPS,
@@ -192,17 +188,12 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
         if (verbose) io.stderr(line + "\n");
       },
     });
-    // Spans of the session's calls, when an OTLP endpoint is set.
-    const telemetry = await startOtlpExport({
-      env: io.env,
-      host,
-      log: (line) => io.stderr(line + "\n"),
-    });
-    // Each tool call on record, as the daemon records them.
-    const recording = recordCalls(host, {
+    // Each tool call on record, as the daemon records them, and spans of
+    // the session's calls when an OTLP endpoint is set.
+    const watched = await watchCalls(host, {
       dir: stateDir,
       secrets: () => readSecrets(root, io.env),
-      maxBytes: recordMaxBytesFrom(io.env, (line) => io.stderr(line + "\n")),
+      env: io.env,
       log: (line) => io.stderr(line + "\n"),
     });
     try {
@@ -256,8 +247,7 @@ a key, from the project's secret store (\`beeuni secrets set NAME\`):
       return sessionExit(io, id, result);
     } finally {
       await host.close();
-      await recording.stop();
-      await telemetry?.shutdown();
+      await watched.stop();
     }
   },
 });

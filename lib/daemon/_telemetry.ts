@@ -4,14 +4,12 @@
 
 import process from "node:process";
 import type { Host } from "../host/mod.ts";
-import type { Mount } from "../http/mod.ts";
+import { json, methodNotAllowed, type Mount } from "../http/mod.ts";
 import {
   CallMetrics,
   PROMETHEUS_CONTENT_TYPE,
   prometheusText,
-  recordCalls,
-  recordMaxBytesFrom,
-  startOtlpExport,
+  watchCalls,
 } from "../telemetry/mod.ts";
 
 /** The daemon's metrics and call record, running. */
@@ -48,35 +46,19 @@ export async function startTelemetry(
     memory: () => process.memoryUsage(),
   });
   const detach = metrics.attach();
-  const recording = recordCalls(host, {
-    dir: options.stateDir,
-    secrets: options.secrets,
-    maxBytes: recordMaxBytesFrom(options.env, options.log),
-    log: options.log,
-  });
   const mount: Mount = {
     prefix: "/metrics",
     handler(request, url, principal) {
       if (url.pathname !== "/metrics") return undefined;
       // Every agent's series are here: only the daemon's own token reads them.
       if (principal?.kind !== "daemon") {
-        return Promise.resolve(
-          Response.json(
-            {
-              error:
-                "an agent token cannot read the metrics: use the daemon's own token (its token file)",
-            },
-            { status: 403 },
-          ),
-        );
+        return Promise.resolve(json(403, {
+          error:
+            "an agent token cannot read the metrics: use the daemon's own token (its token file)",
+        }));
       }
       if (request.method !== "GET" && request.method !== "HEAD") {
-        return Promise.resolve(
-          Response.json(
-            { error: "method not allowed: use GET" },
-            { status: 405, headers: { allow: "GET" } },
-          ),
-        );
+        return Promise.resolve(methodNotAllowed("GET"));
       }
       return Promise.resolve(
         new Response(prometheusText(metrics.families()), {
@@ -88,9 +70,10 @@ export async function startTelemetry(
       );
     },
   };
-  const otlp = await startOtlpExport({
+  const watched = await watchCalls(host, {
+    dir: options.stateDir,
+    secrets: options.secrets,
     env: options.env,
-    host,
     metrics: () => metrics.families(),
     log: options.log,
   });
@@ -98,13 +81,11 @@ export async function startTelemetry(
     mount,
     async close(): Promise<void> {
       detach();
-      await recording.stop();
-      // Last: the final export holds every call counted and recorded.
-      await otlp?.shutdown();
+      await watched.stop();
     },
     closeNow(): void {
       detach();
-      recording.stopNow();
+      watched.stopNow();
     },
   };
 }

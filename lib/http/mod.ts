@@ -18,7 +18,7 @@ export {
 } from "./create_handler.ts";
 export { type CallBody, HttpError, parseCallBody } from "./call_body.ts";
 export { isLoopbackHostHeader } from "../common/mod.ts";
-export { decodeSegment } from "./_respond.ts";
+export { decodeSegment, json, methodNotAllowed } from "./_respond.ts";
 export {
   actingAgent,
   agentRefusal,

@@ -55,3 +55,8 @@ export {
   type OtlpExportOptions,
   startOtlpExport,
 } from "./start_otlp_export.ts";
+export {
+  watchCalls,
+  type WatchCallsOptions,
+  type WatchedCalls,
+} from "./watch_calls.ts";
