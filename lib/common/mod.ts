@@ -15,6 +15,8 @@ export { importPackage } from "./import_package.ts";
 export {
   type CallerTraceContext,
   callerTraceContext,
+  type TraceparentParts,
+  traceparentParts,
 } from "./trace_context.ts";
 export { escapeControl, type EscapeControlOptions } from "./escape_control.ts";
 export { type JsonSyntaxError, jsonSyntaxError } from "./json_syntax_error.ts";

@@ -4,6 +4,7 @@
 // secrets or tokens.
 
 import type { Context, Span, Tracer } from "@opentelemetry/api";
+import { traceparentParts } from "../common/mod.ts";
 import type { HostEvent, TraceContext } from "../host/mod.ts";
 import { outcomeBytes, outcomeLabel } from "./call_metrics.ts";
 import type { OtelModules } from "./_otel.ts";
@@ -36,12 +37,13 @@ export class HostSpans {
   /** The caller's span as the parent context, or the root when there is none. */
   #parent(trace: TraceContext | undefined): Context {
     const api = this.#api;
-    if (trace === undefined) return api.ROOT_CONTEXT;
-    const [, traceId, spanId, flags] = trace.traceparent.split("-");
+    // A context the host was handed directly may be malformed: a new trace then.
+    const parts = trace && traceparentParts(trace.traceparent);
+    if (trace === undefined || parts === undefined) return api.ROOT_CONTEXT;
     return api.trace.setSpanContext(api.ROOT_CONTEXT, {
-      traceId,
-      spanId,
-      traceFlags: parseInt(flags, 16) & 1,
+      traceId: parts.traceId,
+      spanId: parts.parentId,
+      traceFlags: parts.flags & 1,
       isRemote: true,
       ...(trace.tracestate === undefined
         ? {}

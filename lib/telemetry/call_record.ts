@@ -21,7 +21,12 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { appendFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Host, HostEvent } from "../host/mod.ts";
-import { errorMessage, utf8Length, withFileLock } from "../common/mod.ts";
+import {
+  errorMessage,
+  traceparentParts,
+  utf8Length,
+  withFileLock,
+} from "../common/mod.ts";
 import { outcomeBytes, outcomeLabel } from "./call_metrics.ts";
 import type { CallOutcomeLabel } from "./call_metrics.ts";
 
@@ -122,15 +127,6 @@ export interface CallRecorderOptions {
   log: (line: string) => void;
 }
 
-/** The trace id of a `traceparent` header value (`00-<trace id>-<span id>-<flags>`). */
-function traceIdOf(traceparent: string | undefined): string | undefined {
-  return traceparent === undefined
-    ? undefined
-    : /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/.exec(
-      traceparent.trim(),
-    )?.[1];
-}
-
 /** `value` with every occurrence of each of `secrets` in its strings (keys included) replaced by `[secret]`. */
 export function redactSecrets(
   value: unknown,
@@ -216,7 +212,8 @@ export class CallRecorder {
       outputBytes: outcomeBytes(outcome),
       truncated: outcome.truncated === true,
     };
-    const traceId = traceIdOf(event.traceContext?.traceparent);
+    const traceId = event.traceContext &&
+      traceparentParts(event.traceContext.traceparent)?.traceId;
     if (traceId !== undefined) line.traceId = traceId;
     if (content.arguments && hadArgs) line.args = args;
     if (content.outputs) {
